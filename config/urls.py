@@ -1,0 +1,20 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from games.api.errors import not_found
+
+urlpatterns = [
+    path("", RedirectView.as_view(url="/api/v1/docs/", permanent=False)),
+    path("admin/", admin.site.urls),
+    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/v1/", include("games.api.urls")),
+    # Unknown paths under /api/ answer a problem document, never an HTML page.
+    re_path(r"^api/", not_found),
+]
+
+handler404 = "games.api.errors.not_found"
+handler500 = "games.api.errors.server_error"

@@ -1,0 +1,72 @@
+"""Schema declarations shared by the views: error responses and examples."""
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+
+from .serializers import ProblemOut
+
+WHEN = {
+    400: "Malformed JSON or invalid input (`invalid`, `parse_error`, `unknown_category`, "
+    "`unknown_ruleset`, `invalid_dice`).",
+    401: "Missing or wrong seat token (`not_authenticated`, `invalid_token`).",
+    404: "No such game or ruleset (`not_found`).",
+    405: "The path does not take this method (`method_not_allowed`).",
+    406: "The client accepts no JSON (`not_acceptable`).",
+    409: "The move breaks the rules now (`not_your_turn`, `game_not_active`, `no_rolls_left`, "
+    "`roll_first`, `category_filled`, `category_not_allowed`).",
+    412: "`If-Match` named another version (`version_mismatch`).",
+    415: "The body is not `application/json` (`unsupported_media_type`).",
+    422: "The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).",
+    503: "The database cannot be reached (`database_unavailable`).",
+}
+ALWAYS = (405, 406)
+
+
+def problems(*statuses: int) -> dict[int, OpenApiResponse]:
+    return {
+        status: OpenApiResponse(ProblemOut, description=WHEN[status])
+        for status in sorted({*statuses, *ALWAYS})
+    }
+
+
+PROBLEM_EXAMPLE = OpenApiExample(
+    "A refused move",
+    value={
+        "type": "urn:dice-games:problem:no_rolls_left",
+        "title": "Move not allowed",
+        "status": 409,
+        "detail": "no rolls are left this turn: fill a box",
+        "code": "no_rolls_left",
+    },
+    response_only=True,
+    status_codes=["409"],
+)
+
+TURN = {"dice": [3, 3, 5, 1, 6], "held": [True, True, False, False, False], "rolls_used": 1, "rolls_left": 2}
+GAME = {
+    "id": "3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10",
+    "ruleset": "yahtzee",
+    "options": {"yahtzee_bonus": "unlimited", "joker": "forced"},
+    "status": "active",
+    "ranked": True,
+    "seed": None,
+    "version": 4,
+    "round": 2,
+    "current_seat": 0,
+    "turn": TURN,
+    "choices": {"ones": 1, "threes": 6, "fives": 5, "sixes": 6, "three_of_a_kind": 0,
+                "four_of_a_kind": 0, "full_house": 0, "small_straight": 0,
+                "large_straight": 0, "yahtzee": 0, "chance": 18},
+    "players": [{
+        "seat": 0, "name": "Ann", "computer": None,
+        "scorecard": {"ones": None, "twos": 6, "threes": None, "fours": None, "fives": None,
+                      "sixes": None, "three_of_a_kind": None, "four_of_a_kind": None,
+                      "full_house": None, "small_straight": None, "large_straight": None,
+                      "yahtzee": None, "chance": None},
+        "upper_total": 6, "upper_bonus": 0, "yahtzee_bonus": 0, "total": 6,
+    }],
+    "winners": [],
+    "created_at": "2026-11-21T10:00:00Z",
+    "updated_at": "2026-11-21T10:01:30Z",
+    "finished_at": None,
+}
+GAME_EXAMPLE = OpenApiExample("A game in its second round", value=GAME, response_only=True)

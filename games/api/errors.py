@@ -1,0 +1,127 @@
+"""Every error the API gives, as ``application/problem+json`` (RFC 9457) with a stable code."""
+
+import logging
+from typing import Any
+
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from scoring import RuleError
+
+logger = logging.getLogger(__name__)
+
+PROBLEM = "application/problem+json"
+
+STATUS_OF_CODE = {
+    "invalid": 400, "parse_error": 400, "unknown_category": 400, "unknown_ruleset": 400,
+    "invalid_dice": 400,
+    "not_authenticated": 401, "invalid_token": 401,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "not_acceptable": 406,
+    "not_your_turn": 409, "game_not_active": 409, "no_rolls_left": 409, "roll_first": 409,
+    "category_filled": 409, "category_not_allowed": 409, "not_scoring": 409,
+    "bank_too_low": 409, "game_full": 409,
+    "version_mismatch": 412,
+    "unsupported_media_type": 415,
+    "idempotency_key_reused": 422,
+    "throttled": 429,
+    "server_error": 500,
+    "database_unavailable": 503,
+}
+TITLES = {
+    400: "Bad request", 401: "Not authenticated", 404: "Not found", 405: "Method not allowed",
+    406: "Not acceptable", 409: "Move not allowed", 412: "Version mismatch",
+    415: "Unsupported media type", 422: "Idempotency key reused", 429: "Too many requests",
+    500: "Server error", 503: "Service unavailable",
+}
+# A field error with one of these codes names the whole problem; any other is "invalid".
+FIELD_CODES = {"unknown_category", "unknown_ruleset", "invalid_dice"}
+
+
+def problem(code: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    status = STATUS_OF_CODE.get(code, 400)
+    body: dict[str, Any] = {
+        "type": f"urn:dice-games:problem:{code}",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors:
+        body["errors"] = errors
+    return body
+
+
+def problem_response(code: str, detail: str, **extra: Any) -> JsonResponse:
+    """For errors raised outside DRF's views (unknown URLs, Django's own 404 and 500)."""
+    body = problem(code, detail) | extra
+    return JsonResponse(body, status=body["status"], content_type=PROBLEM)
+
+
+def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+    """Flatten DRF's nested validation details into ``[{field, code, detail}]``."""
+    if isinstance(detail, dict):
+        return [
+            error
+            for key, value in detail.items()
+            for error in _field_errors(value, key if not prefix else f"{prefix}.{key}")
+        ]
+    if isinstance(detail, list):
+        if all(isinstance(item, exceptions.ErrorDetail) for item in detail):
+            return [{"field": prefix or "body", "code": item.code, "detail": str(item)} for item in detail]
+        return [
+            error
+            for i, item in enumerate(detail)
+            for error in _field_errors(item, f"{prefix}.{i}" if prefix else str(i))
+        ]
+    return [{"field": prefix or "body", "code": getattr(detail, "code", "invalid"), "detail": str(detail)}]
+
+
+def _body_for(exc: Exception) -> dict[str, Any] | None:
+    if isinstance(exc, RuleError):
+        errors = [{"field": exc.field, "code": exc.code, "detail": exc.detail}] if exc.field else None
+        return problem(exc.code, exc.detail, errors)
+    if isinstance(exc, exceptions.ValidationError):
+        errors = _field_errors(exc.detail)
+        code = next((e["code"] for e in errors if e["code"] in FIELD_CODES), "invalid")
+        detail = "; ".join(f"{e['field']}: {e['detail']}" for e in errors)
+        return problem(code, detail, errors)
+    if isinstance(exc, Http404):
+        return problem("not_found", "not found")
+    if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "not_authenticated"
+        return problem(code if code in STATUS_OF_CODE else "not_authenticated", str(exc.detail))
+    if isinstance(exc, exceptions.APIException):
+        code = exc.default_code
+        body = problem(code, str(exc.detail))
+        body["status"] = exc.status_code
+        body["title"] = TITLES.get(exc.status_code, "Error")
+        return body
+    return None
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    body = _body_for(exc)
+    if body is None:
+        logger.exception("unexpected error", exc_info=exc)
+        body = problem("server_error", "the server failed to answer; the failure is logged")
+    set_rollback()
+    headers = {}
+    if body["status"] == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="api"'
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        headers["Retry-After"] = str(int(exc.wait) + 1)
+    return Response(body, status=body["status"], headers=headers, content_type=PROBLEM)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None, **kwargs: Any) -> JsonResponse:
+    return problem_response(
+        "not_found", f"nothing at {request.path}; the API's paths end with a slash (see /api/v1/docs/)"
+    )
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    return problem_response("server_error", "the server failed to answer; the failure is logged")

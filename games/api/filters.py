@@ -1,0 +1,23 @@
+from django.db.models import Exists, OuterRef, QuerySet
+from django_filters import rest_framework as filters
+
+from scoring import RULESETS
+
+from ..models import Game, Player
+
+
+class GameFilter(filters.FilterSet):
+    ruleset = filters.ChoiceFilter(choices=[(r, r) for r in RULESETS])
+    status = filters.ChoiceFilter(choices=Game.Status.choices)
+    player = filters.CharFilter(
+        method="with_player", max_length=50,
+        help_text="Games with a seat of this name (case does not matter).",
+    )
+
+    class Meta:
+        model = Game
+        fields = ["ruleset", "status", "player"]
+
+    def with_player(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
+        seated = Player.objects.filter(game=OuterRef("pk"), name__iexact=value)
+        return queryset.filter(Exists(seated))

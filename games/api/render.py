@@ -1,0 +1,70 @@
+"""The JSON bodies of games, rulesets and events, built straight from the engine's view."""
+
+from typing import Any
+
+from scoring import Ruleset, get_ruleset
+
+from ..models import Event, Game, Player
+
+
+def render_game(game: Game, players: list[Player], tokens: dict[int, str] | None = None) -> dict[str, Any]:
+    view = get_ruleset(game.ruleset).view(game.state, options=game.options)
+    seats = []
+    for player, shown in zip(players, view.players, strict=True):
+        seat = {"seat": player.seat, "name": player.name, "computer": player.computer, **shown}
+        if tokens and player.seat in tokens:
+            seat["token"] = tokens[player.seat]
+        seats.append(seat)
+    return {
+        "id": str(game.id),
+        "ruleset": game.ruleset,
+        "options": game.options,
+        "status": game.status,
+        "ranked": game.ranked,
+        "seed": game.seed,
+        "version": game.version,
+        "round": view.round,
+        "current_seat": view.current_seat if game.status == Game.Status.ACTIVE else None,
+        "turn": view.turn,
+        "choices": view.choices,
+        "players": seats,
+        "winners": view.winners,
+        "created_at": _time(game.created_at),
+        "updated_at": _time(game.updated_at),
+        "finished_at": _time(game.finished_at) if game.finished_at else None,
+    }
+
+
+def render_ruleset(ruleset: Ruleset) -> dict[str, Any]:
+    return {
+        "id": ruleset.id,
+        "name": ruleset.name,
+        "description": ruleset.description,
+        "dice": ruleset.dice,
+        "rolls_per_turn": ruleset.rolls_per_turn,
+        "min_players": ruleset.min_players,
+        "max_players": ruleset.max_players,
+        "moves": sorted(ruleset.actions),
+        "categories": [
+            {"id": c.id, "name": c.name, "section": c.section, "description": c.description}
+            for c in ruleset.categories
+        ],
+        "options": {
+            o.id: {"values": list(o.values), "default": o.default, "description": o.description}
+            for o in ruleset.options
+        },
+    }
+
+
+def render_event(event: Event) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "seat": event.seat,
+        "data": event.data,
+        "created_at": _time(event.created_at),
+    }
+
+
+def _time(value: Any) -> str:
+    return value.isoformat().replace("+00:00", "Z")

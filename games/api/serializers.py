@@ -1,0 +1,184 @@
+"""Request validation and response shapes. No rules here: the engine owns them."""
+
+from rest_framework import serializers
+
+from scoring import RULESETS
+
+INT64 = 2**63 - 1
+
+
+# -- requests ------------------------------------------------------------------------------
+
+
+class SeatIn(serializers.Serializer):
+    name = serializers.CharField(max_length=50, trim_whitespace=True)
+    computer = serializers.CharField(
+        allow_null=True, required=False, default=None, max_length=16,
+        help_text="Null (or absent) for a person. Computer seats are not offered yet.",
+    )
+
+    def validate_computer(self, value: str | None) -> None:
+        if value is not None:
+            raise serializers.ValidationError("computer seats are not offered yet; use null")
+        return value
+
+
+class GameCreateIn(serializers.Serializer):
+    ruleset = serializers.CharField(help_text="One of: " + ", ".join(RULESETS))
+    options = serializers.DictField(
+        required=False, default=dict, help_text="House rules; see the ruleset's options."
+    )
+    players = SeatIn(many=True, min_length=1, max_length=8, help_text="The seats, in turn order.")
+    open_seats = serializers.IntegerField(
+        min_value=0, max_value=0, default=0, help_text="Seats for others to join (not offered yet)."
+    )
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=-INT64 - 1, max_value=INT64,
+        help_text="The same seed and the same moves give the same dice; seeded games are unranked.",
+    )
+
+    def validate_ruleset(self, value: str) -> str:
+        if value not in RULESETS:
+            raise serializers.ValidationError(
+                f"no ruleset {value!r}; known: {', '.join(RULESETS)}", code="unknown_ruleset"
+            )
+        return value
+
+
+class RollIn(serializers.Serializer):
+    hold = serializers.ListField(
+        child=serializers.IntegerField(), max_length=32, required=False,
+        help_text="Positions (from 0) of the dice to keep; the others are thrown.",
+    )
+
+
+class HoldIn(serializers.Serializer):
+    hold = serializers.ListField(
+        child=serializers.IntegerField(), max_length=32,
+        help_text="Positions (from 0) of the dice to keep at the next roll; all others are freed.",
+    )
+
+
+class CategoryIn(serializers.Serializer):
+    category = serializers.CharField(max_length=64, help_text="A box id of the ruleset.")
+
+
+class ScoreIn(serializers.Serializer):
+    dice = serializers.ListField(child=serializers.IntegerField(), max_length=32)
+    scorecard = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True), required=False, allow_null=True,
+        help_text="Box id to points, or null for an open box; missing boxes are open.",
+    )
+    options = serializers.DictField(required=False, default=dict)
+
+
+class EventsQuery(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0, help_text="Only events with a larger seq.")
+    limit = serializers.IntegerField(min_value=1, max_value=1000, default=1000)
+
+
+# -- responses (documentation of the shapes the views render) ------------------------------
+
+
+class TurnOut(serializers.Serializer):
+    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), allow_null=True)
+    held = serializers.ListField(child=serializers.BooleanField())
+    rolls_used = serializers.IntegerField()
+    rolls_left = serializers.IntegerField()
+
+
+class PlayerOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    computer = serializers.CharField(allow_null=True)
+    scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True), required=False)
+    upper_total = serializers.IntegerField(required=False)
+    upper_bonus = serializers.IntegerField(required=False)
+    yahtzee_bonus = serializers.IntegerField(required=False)
+    total = serializers.IntegerField()
+    token = serializers.CharField(
+        required=False, help_text="Only in the answer that created the seat: keep it to move."
+    )
+
+
+class GameOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    ruleset = serializers.CharField()
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "abandoned"])
+    ranked = serializers.BooleanField()
+    seed = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField()
+    round = serializers.IntegerField()
+    current_seat = serializers.IntegerField(allow_null=True)
+    turn = TurnOut()
+    choices = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Every box the current player may fill now, with the points it would take.",
+    )
+    players = PlayerOut(many=True)
+    winners = serializers.ListField(child=serializers.IntegerField())
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class EventOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    data = serializers.DictField()
+    created_at = serializers.DateTimeField()
+
+
+class CategoryOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    section = serializers.CharField()
+    description = serializers.CharField()
+
+
+class OptionOut(serializers.Serializer):
+    values = serializers.ListField(child=serializers.JSONField())
+    default = serializers.JSONField()
+    description = serializers.CharField()
+
+
+class RulesetOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    dice = serializers.IntegerField()
+    rolls_per_turn = serializers.IntegerField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    moves = serializers.ListField(child=serializers.CharField())
+    categories = CategoryOut(many=True)
+    options = serializers.DictField(child=OptionOut())
+
+
+class ScoreOut(serializers.Serializer):
+    scores = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Every box that may legally be filled with these dice, and its points.",
+    )
+
+
+class HealthOut(serializers.Serializer):
+    status = serializers.CharField()
+    database = serializers.CharField()
+
+
+class FieldErrorOut(serializers.Serializer):
+    field = serializers.CharField()
+    code = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class ProblemOut(serializers.Serializer):
+    type = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    errors = FieldErrorOut(many=True, required=False)

@@ -1,0 +1,290 @@
+"""Thin views: parse the request, call one service, render the answer."""
+
+import re
+from typing import Any
+
+from django.db import connection
+from django.db.models import Prefetch
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import RULESETS
+
+from .. import services
+from ..models import Event, Game, Player
+from . import docs
+from .auth import SeatTokenAuthentication
+from .errors import PROBLEM, problem
+from .filters import GameFilter
+from .render import render_event, render_game, render_ruleset
+from .serializers import (
+    CategoryIn,
+    EventOut,
+    EventsQuery,
+    GameCreateIn,
+    GameOut,
+    HealthOut,
+    HoldIn,
+    RollIn,
+    RulesetOut,
+    ScoreIn,
+    ScoreOut,
+)
+
+UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
+
+IF_MATCH = OpenApiParameter(
+    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    description='`"<version>"`: refuse the move with 412 if the game has changed since.',
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Any unique string (at most 255 characters): a retry with the same key and "
+    "request returns the first answer without moving again.",
+)
+ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The game\'s version, as `"12"`.'}}
+
+
+def with_etag(body: dict[str, Any], status: int = 200, **headers: str) -> Response:
+    return Response(body, status=status, headers={"ETag": f'"{body["version"]}"', **headers})
+
+
+def move_schema(summary: str, request: Any, description: str, examples: list[OpenApiExample]):  # noqa: ANN201
+    return extend_schema(
+        summary=summary,
+        description=description,
+        request=request,
+        parameters=[IF_MATCH, IDEMPOTENCY_KEY],
+        responses={200: OpenApiResponse(GameOut, description="The game after the move."),
+                   **docs.problems(400, 401, 404, 409, 412, 415, 422)},
+        examples=[*examples, docs.GAME_EXAMPLE, docs.PROBLEM_EXAMPLE],
+    )
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List games",
+        description="Newest first, paginated, filterable by ruleset, status and player name.",
+        responses={200: GameOut(many=True), **docs.problems(400, 404)},
+    ),
+    retrieve=extend_schema(
+        summary="Get a game",
+        responses={200: GameOut, **docs.problems(404)},
+        examples=[docs.GAME_EXAMPLE],
+    ),
+)
+class GameViewSet(viewsets.GenericViewSet):
+    lookup_value_regex = UUID_RE
+    filterset_class = GameFilter
+    serializer_class = GameOut
+    authentication_classes: list = []
+
+    def get_queryset(self):  # noqa: ANN201
+        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
+        return Game.objects.prefetch_related(seats).order_by("-created_at", "id")
+
+    @extend_schema(
+        summary="Create a game",
+        description="The answer carries each person's seat token, shown only here.",
+        request=GameCreateIn,
+        responses={201: GameOut, **docs.problems(400, 415)},
+        examples=[
+            OpenApiExample(
+                "Two players",
+                value={"ruleset": "yahtzee", "options": {"joker": "forced"},
+                       "players": [{"name": "Ann"}, {"name": "Ben"}]},
+                request_only=True,
+            ),
+            OpenApiExample("A seeded solitaire game", value={"ruleset": "yahtzee", "players": [{"name": "Ann"}], "seed": 42}, request_only=True),
+        ],
+    )
+    def create(self, request: Request) -> Response:
+        given = GameCreateIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        created = services.game_create(
+            ruleset_id=data["ruleset"],
+            options=data["options"],
+            players=[services.NewSeat(p["name"], p["computer"]) for p in data["players"]],
+            seed=data["seed"],
+        )
+        body = render_game(created.game, created.players, created.tokens)
+        return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
+
+    def list(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        game = self.get_queryset().filter(pk=pk).first()
+        if game is None:
+            raise NotFound("no game with this id")
+        return with_etag(render_game(game, list(game.players.all())))
+
+    @move_schema(
+        "Roll the dice", RollIn,
+        "Throws every die not held. With `hold`, first sets the held dice to exactly those "
+        "positions. The first roll of a turn throws all dice.",
+        [OpenApiExample("Keep the first two dice", value={"hold": [0, 1]}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
+    def roll(self, request: Request, pk: str) -> Response:
+        return self._move(request, pk, "roll", ("hold",))
+
+    @move_schema(
+        "Hold dice", HoldIn, "Sets the held dice to exactly these positions, without rolling.",
+        [OpenApiExample("Hold three dice", value={"hold": [0, 2, 3]}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
+    def hold(self, request: Request, pk: str) -> Response:
+        return self._move(request, pk, "hold", ("hold",))
+
+    @move_schema(
+        "Score a box", CategoryIn,
+        "Fills the box with the points the current dice take there (see `choices`); ends the turn.",
+        [OpenApiExample("Full house", value={"category": "full_house"}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
+    def score(self, request: Request, pk: str) -> Response:
+        return self._move(request, pk, "score", ("category",))
+
+    @move_schema(
+        "Scratch a box", CategoryIn, "Fills the box with 0; ends the turn.",
+        [OpenApiExample("Give up the Yahtzee box", value={"category": "yahtzee"}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
+    def scratch(self, request: Request, pk: str) -> Response:
+        return self._move(request, pk, "scratch", ("category",))
+
+    @extend_schema(
+        summary="The game's log",
+        description="Events oldest first; page with `after` (the last `seq` you have).",
+        parameters=[EventsQuery],
+        responses={200: EventOut(many=True), **docs.problems(400, 404)},
+        examples=[OpenApiExample(
+            "A roll",
+            value=[{"seq": 2, "type": "rolled", "seat": 0,
+                    "data": {"dice": [3, 3, 5, 1, 6], "thrown": [0, 1, 2, 3, 4]},
+                    "created_at": "2026-11-21T10:00:05Z"}],
+            response_only=True,
+        )],
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
+    def events(self, request: Request, pk: str) -> Response:
+        query = EventsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if not Game.objects.filter(pk=pk).exists():
+            raise NotFound("no game with this id")
+        after, limit = query.validated_data["after"], query.validated_data["limit"]
+        events = Event.objects.filter(game_id=pk, seq__gt=after).order_by("seq")[:limit]
+        return Response([render_event(e) for e in events])
+
+    def _move(self, request: Request, pk: str, action: str, fields: tuple[str, ...]) -> Response:
+        if not isinstance(request.data, dict):
+            raise ValidationError({"body": ["the body must be a JSON object"]})
+        moved = services.game_move(
+            game_id=pk,
+            token=request.auth,
+            action=action,
+            args={name: request.data[name] for name in fields if name in request.data},
+            render=render_game,
+            if_match=_if_match(request),
+            idempotency_key=_idempotency_key(request),
+        )
+        replayed = {"Idempotent-Replayed": "true"} if moved.replayed else {}
+        return with_etag(moved.body, **replayed)
+
+
+def _if_match(request: Request) -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    match = ETAG_RE.match(header)
+    return int(match.group(1)) if match else -1  # -1 never matches a version: 412
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 255:
+        raise ValidationError({"Idempotency-Key": ["must be 1 to 255 characters"]})
+    return key
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List the rulesets", responses={200: RulesetOut(many=True), **docs.problems()}),
+    retrieve=extend_schema(summary="Get a ruleset", responses={200: RulesetOut, **docs.problems(404)}),
+)
+class RulesetViewSet(viewsets.ViewSet):
+    lookup_value_regex = "[a-z0-9-]+"
+    authentication_classes: list = []
+
+    def list(self, request: Request) -> Response:
+        return Response([render_ruleset(r) for r in RULESETS.values()])
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return Response(render_ruleset(_ruleset(pk)))
+
+    @extend_schema(
+        summary="Score calculator",
+        description="The points each box would take with these dice. With a scorecard, only "
+        "its open boxes are answered, with the Joker rules applied.",
+        request=ScoreIn,
+        responses={200: ScoreOut, **docs.problems(400, 404, 415)},
+        examples=[
+            OpenApiExample(
+                "A Joker", request_only=True,
+                value={"dice": [6, 6, 6, 6, 6], "scorecard": {"yahtzee": 50, "sixes": 30}},
+            ),
+            OpenApiExample(
+                "The Joker's answer", response_only=True,
+                value={"scores": {"three_of_a_kind": 30, "four_of_a_kind": 30, "full_house": 25,
+                                  "small_straight": 30, "large_straight": 40, "chance": 30}},
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def score(self, request: Request, pk: str) -> Response:
+        ruleset = _ruleset(pk)
+        if not isinstance(request.data, dict):
+            raise ValidationError({"body": ["the body must be a JSON object"]})
+        options = request.data.get("options")
+        if options is not None and not isinstance(options, dict):
+            raise ValidationError({"options": ["must be an object"]})
+        chosen = ruleset.validate_options(options)
+        return Response(ruleset.calculate(request.data, options=chosen))
+
+
+def _ruleset(ruleset_id: str):  # noqa: ANN202
+    if ruleset_id not in RULESETS:
+        raise NotFound(f"no ruleset {ruleset_id!r}")
+    return RULESETS[ruleset_id]
+
+
+class HealthView(APIView):
+    authentication_classes: list = []
+
+    @extend_schema(
+        summary="Health", responses={200: HealthOut, **docs.problems(503)},
+        examples=[OpenApiExample("Healthy", value={"status": "ok", "database": "ok"}, response_only=True)],
+    )
+    def get(self, request: Request) -> Response:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except Exception:  # any database failure means the service cannot serve
+            body = problem("database_unavailable", "the database cannot be reached")
+            return Response(body | {"database": "unavailable"}, status=503, content_type=PROBLEM)
+        return Response({"status": "ok", "database": "ok"})
+

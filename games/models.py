@@ -1,0 +1,114 @@
+"""Games, their seats, their filled boxes and their log.
+
+The rules engine's state is kept whole in ``Game.state`` (only ``scoring`` reads it); the
+other rows record what happened, for admins, history and the high-score table.
+"""
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABANDONED = "abandoned"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    ruleset = models.CharField(max_length=32, db_index=True)
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    ranked = models.BooleanField(default=True)
+    seed = models.BigIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    last_seq = models.PositiveIntegerField(default=0)
+    state = models.JSONField(default=dict)
+    winners = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {self.id} ({self.status})"
+
+
+class Player(models.Model):
+    """A seat of a game, in turn order."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=50, db_index=True)
+    computer = models.CharField(max_length=16, null=True, blank=True)
+    token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    total = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat})"
+
+
+class ScoreEntry(models.Model):
+    """One filled box (or, in games without boxes, one banked turn)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="score_entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="score_entries")
+    category = models.CharField(max_length=32, blank=True)
+    points = models.IntegerField()
+    round = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        verbose_name_plural = "score entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "category"], condition=~Q(category=""), name="box_filled_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category or 'turn'}: {self.points}"
+
+
+class Event(models.Model):
+    """The game's log, in order: enough to replay the game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=16)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.type}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a move sent with an ``Idempotency-Key``, to replay on retries."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "key"], name="unique_idempotency_key")
+        ]

@@ -1,0 +1,249 @@
+"""The engine of the box-filling games (Yahtzee and the Yatzy family).
+
+A turn is up to ``rolls_per_turn`` rolls (plus any saved rolls, where the ruleset saves
+them), with dice held between rolls, ended by filling one open box of the player's card.
+Rulesets differ in their boxes and in three hooks: which boxes are legal now
+(:meth:`BoxGame.legal`), what bonus a fill earns besides its box (:meth:`BoxGame.fill_bonus`)
+and what a seat's card shows (:meth:`BoxGame.seat_view`).
+"""
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .dice import Rng, check_dice, check_indices, throw
+from .errors import RuleError
+from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View
+
+Card = dict[str, int | None]
+
+
+@dataclass(frozen=True)
+class Box(Category):
+    """A box of the scorecard and the points it gives for a set of dice."""
+
+    score: Callable[[Sequence[int]], int]
+
+
+class BoxGame(Ruleset):
+    boxes: tuple[Box, ...]
+    upper_bonus_threshold: int
+    upper_bonus_points: int
+    saves_rolls: bool = False
+    actions = frozenset({"roll", "hold", "score", "scratch"})
+
+    @property
+    def categories(self) -> tuple[Category, ...]:  # type: ignore[override]
+        return self.boxes
+
+    # -- hooks -------------------------------------------------------------------------
+
+    def legal(self, card: Card, dice: Sequence[int], options: Mapping[str, Any]) -> dict[str, int]:
+        """Every box that may be filled now with these dice, and the points it would take."""
+        return {box.id: box.score(dice) for box in self.boxes if card[box.id] is None}
+
+    def fill_bonus(
+        self, card: Card, dice: Sequence[int], options: Mapping[str, Any], bonus: int
+    ) -> int:
+        """Points earned besides the box itself when a box is filled (card before the fill)."""
+        return 0
+
+    def seat_view(self, card: Card, bonus: int) -> dict[str, Any]:
+        upper = sum(card[box.id] or 0 for box in self.boxes if box.section == "upper")
+        lower = sum(card[box.id] or 0 for box in self.boxes if box.section == "lower")
+        upper_bonus = self.upper_bonus_points if upper >= self.upper_bonus_threshold else 0
+        return {
+            "scorecard": dict(card),
+            "upper_total": upper,
+            "upper_bonus": upper_bonus,
+            "total": upper + upper_bonus + lower + bonus,
+        }
+
+    # -- state -------------------------------------------------------------------------
+
+    def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
+        self.check_seats(seats)
+        return {
+            "round": 1,
+            "current": 0,
+            "dice": None,
+            "held": [False] * self.dice,
+            "rolls_used": 0,
+            "saved": [0] * seats,
+            "cards": [{box.id: None for box in self.boxes} for _ in range(seats)],
+            "bonus": [0] * seats,
+            "finished": False,
+        }
+
+    def rolls_left(self, state: State) -> int:
+        return self.rolls_per_turn + state["saved"][state["current"]] - state["rolls_used"]
+
+    def view(self, state: State, *, options: Mapping[str, Any]) -> View:
+        players = [
+            self.seat_view(card, bonus) for card, bonus in zip(state["cards"], state["bonus"], strict=True)
+        ]
+        totals = [player["total"] for player in players]
+        finished = state["finished"]
+        dice = state["dice"]
+        choices = {} if finished or dice is None else self.legal(
+            state["cards"][state["current"]], dice, options
+        )
+        return View(
+            round=state["round"],
+            current_seat=None if finished else state["current"],
+            turn={
+                "dice": dice,
+                "held": list(state["held"]),
+                "rolls_used": state["rolls_used"],
+                "rolls_left": 0 if finished else self.rolls_left(state),
+            },
+            choices=choices,
+            players=players,
+            totals=totals,
+            finished=finished,
+            winners=best_seats(totals) if finished else [],
+        )
+
+    # -- moves -------------------------------------------------------------------------
+
+    def move(
+        self,
+        state: State,
+        *,
+        seat: int,
+        action: str,
+        args: Mapping[str, Any],
+        options: Mapping[str, Any],
+        rng: Rng,
+    ) -> Outcome:
+        if action not in self.actions:
+            raise RuleError("invalid", f"{self.name} has no {action!r} move")
+        if state["finished"]:
+            raise RuleError("game_not_active", "the game is over")
+        if seat != state["current"]:
+            raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
+        outcome = Outcome(state=copy.deepcopy(state))
+        if action == "roll":
+            self._roll(outcome, args.get("hold"), rng)
+        elif action == "hold":
+            self._hold(outcome, args.get("hold"))
+        else:
+            self._fill(outcome, args.get("category"), options, scratch=action == "scratch")
+        return outcome
+
+    def _set_held(self, state: State, hold: object) -> list[int]:
+        indices = check_indices(hold, self.dice)
+        if indices and state["dice"] is None:
+            raise RuleError("roll_first", "there are no dice to hold before the first roll")
+        state["held"] = [i in indices for i in range(self.dice)]
+        return indices
+
+    def _roll(self, outcome: Outcome, hold: object, rng: Rng) -> None:
+        state = outcome.state
+        if self.rolls_left(state) <= 0:
+            raise RuleError("no_rolls_left", "no rolls are left this turn: fill a box")
+        if hold is not None:
+            self._set_held(state, hold)
+        if state["dice"] is None:
+            state["dice"] = [0] * self.dice
+            state["held"] = [False] * self.dice
+        thrown = [i for i, held in enumerate(state["held"]) if not held]
+        for i, face in zip(thrown, throw(rng, len(thrown)), strict=True):
+            state["dice"][i] = face
+        state["rolls_used"] += 1
+        outcome.events.append(
+            Event("rolled", state["current"], {"dice": list(state["dice"]), "thrown": thrown})
+        )
+
+    def _hold(self, outcome: Outcome, hold: object) -> None:
+        state = outcome.state
+        if outcome.state["dice"] is None:
+            raise RuleError("roll_first", "there are no dice to hold before the first roll")
+        indices = self._set_held(state, [] if hold is None else hold)
+        outcome.events.append(Event("held", state["current"], {"held": indices}))
+
+    def check_category(self, category: object) -> str:
+        if not isinstance(category, str) or category not in {box.id for box in self.boxes}:
+            raise RuleError(
+                "unknown_category", f"{self.name} has no box {category!r}", field="category"
+            )
+        return category
+
+    def _fill(
+        self, outcome: Outcome, category: object, options: Mapping[str, Any], *, scratch: bool
+    ) -> None:
+        state = outcome.state
+        category = self.check_category(category)
+        seat = state["current"]
+        card = state["cards"][seat]
+        dice = state["dice"]
+        if dice is None:
+            raise RuleError("roll_first", "roll the dice before filling a box")
+        if card[category] is not None:
+            raise RuleError("category_filled", f"the {category} box is already filled")
+        legal = self.legal(card, dice, options)
+        if category not in legal:
+            allowed = ", ".join(legal)
+            raise RuleError(
+                "category_not_allowed", f"with these dice only these boxes may be filled: {allowed}"
+            )
+        points = 0 if scratch else legal[category]
+        bonus = self.fill_bonus(card, dice, options, state["bonus"][seat])
+        card[category] = points
+        state["bonus"][seat] += bonus
+        outcome.entries.append(Entry(seat, category, points, state["round"]))
+        outcome.events.append(
+            Event(
+                "scratched" if scratch else "scored",
+                seat,
+                {"category": category, "points": points, "dice": list(dice), "yahtzee_bonus": bonus},
+            )
+        )
+        self._end_turn(outcome, options)
+
+    def _end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+        state = outcome.state
+        seat = state["current"]
+        if self.saves_rolls:
+            state["saved"][seat] = self.rolls_left(state)
+        state.update(dice=None, held=[False] * self.dice, rolls_used=0)
+        if all(value is not None for card in state["cards"] for value in card.values()):
+            state["finished"] = True
+            totals = self.view(state, options=options).totals
+            outcome.events.append(
+                Event("finished", None, {"winners": best_seats(totals), "totals": totals})
+            )
+            return
+        state["current"] = (seat + 1) % len(state["cards"])
+        if state["current"] == 0:
+            state["round"] += 1
+
+    # -- calculator --------------------------------------------------------------------
+
+    def calculate(self, body: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
+        dice = check_dice(body.get("dice"), self.dice)
+        card = self.check_card(body.get("scorecard"))
+        return {"scores": self.legal(card, dice, options)}
+
+    def check_card(self, given: object) -> Card:
+        """A caller's scorecard: known boxes, each a whole number of points or null (open)."""
+        card: Card = {box.id: None for box in self.boxes}
+        if given is None:
+            return card
+        if not isinstance(given, Mapping):
+            raise RuleError("invalid", "scorecard must map boxes to points or null", field="scorecard")
+        for key, value in given.items():
+            self.check_category(key)
+            if value is not None and (type(value) is not int or value < 0):
+                raise RuleError(
+                    "invalid", f"scorecard.{key} must be a whole number of points or null",
+                    field=f"scorecard.{key}",
+                )
+            card[key] = value
+        return card
+
+
+def best_seats(totals: Sequence[int]) -> list[int]:
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]

@@ -1,0 +1,17 @@
+"""Every ruleset the service offers, by id."""
+
+from .errors import RuleError
+from .ruleset import Ruleset
+from .yahtzee import Yahtzee
+
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (Yahtzee(),)}
+
+
+def get_ruleset(ruleset_id: object) -> Ruleset:
+    try:
+        return RULESETS[ruleset_id]  # type: ignore[index]
+    except (KeyError, TypeError):
+        known = ", ".join(RULESETS)
+        raise RuleError(
+            "unknown_ruleset", f"no ruleset {ruleset_id!r}; known: {known}", field="ruleset"
+        ) from None
