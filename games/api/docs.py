@@ -21,9 +21,9 @@ WHEN = {
 ALWAYS = (405, 406)
 
 
-def problems(*statuses: int) -> dict[int, OpenApiResponse]:
+def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
     return {
-        status: OpenApiResponse(ProblemOut, description=WHEN[status])
+        (status, "application/problem+json"): OpenApiResponse(ProblemOut, description=WHEN[status])
         for status in sorted({*statuses, *ALWAYS})
     }
 

@@ -1,0 +1,40 @@
+"""Query budgets: a game read and a move cost a fixed number of statements."""
+
+import pytest
+
+
+@pytest.mark.parametrize("seats", [1, 8])
+def test_reading_a_game_costs_at_most_four_queries(api, django_assert_max_num_queries, seats):
+    game = api.create(tuple(f"P{i}" for i in range(seats)))
+    api.play_turn(game)
+    with django_assert_max_num_queries(4):
+        assert api.client.get(f"/api/v1/games/{game['id']}/").status_code == 200
+
+
+@pytest.mark.parametrize("seats", [1, 8])
+def test_listing_games_does_not_grow_with_games_or_seats(api, django_assert_max_num_queries, seats):
+    for _ in range(5):
+        api.create(tuple(f"P{i}" for i in range(seats)))
+    with django_assert_max_num_queries(4):
+        assert api.client.get("/api/v1/games/?player=P0").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("action", "body"),
+    [("roll", None), ("hold", {"hold": [1]}), ("score", {"category": "chance"}), ("scratch", {"category": "yahtzee"})],
+)
+def test_a_move_costs_at_most_ten_statements(api, django_assert_max_num_queries, action, body):
+    game = api.create(tuple(f"P{i}" for i in range(8)))
+    if action != "roll":
+        api.ok(game, "roll")
+    with django_assert_max_num_queries(10):
+        assert api.move(game, action, body, HTTP_IDEMPOTENCY_KEY="q", HTTP_IF_MATCH='"2"' if action != "roll" else '"1"').status_code == 200
+
+
+def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_max_num_queries):
+    game = api.create()
+    for _ in range(12):
+        api.play_turn(game)
+    api.ok(game, "roll")
+    with django_assert_max_num_queries(10):
+        assert api.move(game, "scratch", {"category": next(iter(api.get(game)["choices"]))}).json()["status"] == "finished"
