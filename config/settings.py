@@ -98,7 +98,12 @@ CORS_ALLOW_ALL_ORIGINS = env_bool("CORS_ALLOW_ALL_ORIGINS", False)
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After"]
 CORS_ALLOW_HEADERS = [
-    "accept", "authorization", "content-type", "if-match", "if-none-match", "idempotency-key",
+    "accept",
+    "authorization",
+    "content-type",
+    "if-match",
+    "if-none-match",
+    "idempotency-key",
     "last-event-id",
 ]
 

@@ -4,4 +4,4 @@ from scoring import RuleError
 
 
 class ServiceError(RuleError):
-    """Carries one of the contract's codes: ``not_found``, ``invalid_token``, ``version_mismatch``..."""
+    """A refusal with one of the contract's codes (``not_found``, ``invalid_token``...)."""

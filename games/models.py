@@ -45,7 +45,8 @@ class Player(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=50, db_index=True)
-    computer = models.CharField(max_length=16, null=True, blank=True)
+    # null is a person, as in the API; a strategy name is a computer seat.
+    computer = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
     total = models.IntegerField(default=0)
 
@@ -112,3 +113,6 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "key"], name="unique_idempotency_key")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status_code})"

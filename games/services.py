@@ -81,7 +81,10 @@ def game_create(
                 "ruleset": ruleset.id,
                 "options": chosen,
                 "seed": seed,
-                "players": [{"seat": s, "name": p.name, "computer": p.computer} for s, p in enumerate(players)],
+                "players": [
+                    {"seat": s, "name": p.name, "computer": p.computer}
+                    for s, p in enumerate(players)
+                ],
             },
         )
     return Created(game=game, players=list(rows), tokens=tokens)
@@ -145,7 +148,11 @@ def _save(game: Game, players: list[Player], ruleset: Ruleset, outcome: Outcome)
     if outcome.entries:
         ScoreEntry.objects.bulk_create(
             ScoreEntry(
-                game=game, player=by_seat[e.seat], category=e.category, points=e.points, round=e.round
+                game=game,
+                player=by_seat[e.seat],
+                category=e.category,
+                points=e.points,
+                round=e.round,
             )
             for e in outcome.entries
         )
@@ -167,5 +174,7 @@ def _save(game: Game, players: list[Player], ruleset: Ruleset, outcome: Outcome)
 
 
 def _fingerprint(seat: int, action: str, args: Mapping[str, Any]) -> str:
-    request = json.dumps({"seat": seat, "action": action, "args": args}, sort_keys=True, default=str)
+    request = json.dumps(
+        {"seat": seat, "action": action, "args": args}, sort_keys=True, default=str
+    )
     return hashlib.sha256(request.encode()).hexdigest()

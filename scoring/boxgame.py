@@ -81,7 +81,8 @@ class BoxGame(Ruleset):
 
     def view(self, state: State, *, options: Mapping[str, Any]) -> View:
         players = [
-            self.seat_view(card, bonus) for card, bonus in zip(state["cards"], state["bonus"], strict=True)
+            self.seat_view(card, bonus)
+            for card, bonus in zip(state["cards"], state["bonus"], strict=True)
         ]
         totals = [player["total"] for player in players]
         finished = state["finished"]
@@ -93,7 +94,7 @@ class BoxGame(Ruleset):
             round=state["round"],
             current_seat=None if finished else state["current"],
             turn={
-                "dice": dice,
+                "dice": None if dice is None else list(dice),
                 "held": list(state["held"]),
                 "rolls_used": state["rolls_used"],
                 "rolls_left": 0 if finished else self.rolls_left(state),
@@ -158,9 +159,10 @@ class BoxGame(Ruleset):
 
     def _hold(self, outcome: Outcome, hold: object) -> None:
         state = outcome.state
-        if outcome.state["dice"] is None:
+        indices = check_indices(hold, self.dice)
+        if state["dice"] is None:
             raise RuleError("roll_first", "there are no dice to hold before the first roll")
-        indices = self._set_held(state, [] if hold is None else hold)
+        self._set_held(state, indices)
         outcome.events.append(Event("held", state["current"], {"held": indices}))
 
     def check_category(self, category: object) -> str:
@@ -197,7 +199,12 @@ class BoxGame(Ruleset):
             Event(
                 "scratched" if scratch else "scored",
                 seat,
-                {"category": category, "points": points, "dice": list(dice), "yahtzee_bonus": bonus},
+                {
+                    "category": category,
+                    "points": points,
+                    "dice": list(dice),
+                    "yahtzee_bonus": bonus,
+                },
             )
         )
         self._end_turn(outcome, options)
@@ -232,7 +239,9 @@ class BoxGame(Ruleset):
         if given is None:
             return card
         if not isinstance(given, Mapping):
-            raise RuleError("invalid", "scorecard must map boxes to points or null", field="scorecard")
+            raise RuleError(
+                "invalid", "scorecard must map boxes to points or null", field="scorecard"
+            )
         for key, value in given.items():
             self.check_category(key)
             if value is not None and (type(value) is not int or value < 0):

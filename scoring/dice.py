@@ -44,7 +44,9 @@ def check_dice(dice: object, count: int) -> list[int]:
         or len(dice) != count
         or not all(type(d) is int and 1 <= d <= 6 for d in dice)
     ):
-        raise RuleError("invalid_dice", f"dice must be a list of {count} faces from 1 to 6", field="dice")
+        raise RuleError(
+            "invalid_dice", f"dice must be a list of {count} faces from 1 to 6", field="dice"
+        )
     return list(dice)
 
 

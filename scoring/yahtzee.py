@@ -90,7 +90,9 @@ class Yahtzee(BoxGame):
         upper_id = UPPER_IDS[dice[0] - 1]
         upper_open = card[upper_id] is None
         if joker == "free":
-            return scores if upper_open else {box: JOKER_POINTS.get(box, p) for box, p in scores.items()}
+            if upper_open:
+                return scores
+            return {box: JOKER_POINTS.get(box, p) for box, p in scores.items()}
         if upper_open:
             return {upper_id: scores[upper_id]}
         lower = {box.id for box in LOWER}

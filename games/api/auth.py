@@ -20,7 +20,9 @@ class SeatTokenAuthentication(BaseAuthentication):
         try:
             return None, parts[1].decode("ascii")
         except UnicodeDecodeError:
-            raise AuthenticationFailed("the seat token is not valid", code="invalid_token") from None
+            raise AuthenticationFailed(
+                "the seat token is not valid", code="invalid_token"
+            ) from None
 
     def authenticate_header(self, request: Request) -> str:
         return 'Bearer realm="api"'
@@ -34,5 +36,5 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
         return {
             "type": "http",
             "scheme": "bearer",
-            "description": "The token of the seat that moves, returned once when the seat is created.",
+            "description": "The moving seat's token, returned once when the seat is created.",
         }

@@ -41,7 +41,12 @@ PROBLEM_EXAMPLE = OpenApiExample(
     status_codes=["409"],
 )
 
-TURN = {"dice": [3, 3, 5, 1, 6], "held": [True, True, False, False, False], "rolls_used": 1, "rolls_left": 2}
+TURN = {
+    "dice": [3, 3, 5, 1, 6],
+    "held": [True, True, False, False, False],
+    "rolls_used": 1,
+    "rolls_left": 2,
+}
 GAME = {
     "id": "3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10",
     "ruleset": "yahtzee",
@@ -53,20 +58,78 @@ GAME = {
     "round": 2,
     "current_seat": 0,
     "turn": TURN,
-    "choices": {"ones": 1, "threes": 6, "fives": 5, "sixes": 6, "three_of_a_kind": 0,
-                "four_of_a_kind": 0, "full_house": 0, "small_straight": 0,
-                "large_straight": 0, "yahtzee": 0, "chance": 18},
-    "players": [{
-        "seat": 0, "name": "Ann", "computer": None,
-        "scorecard": {"ones": None, "twos": 6, "threes": None, "fours": None, "fives": None,
-                      "sixes": None, "three_of_a_kind": None, "four_of_a_kind": None,
-                      "full_house": None, "small_straight": None, "large_straight": None,
-                      "yahtzee": None, "chance": None},
-        "upper_total": 6, "upper_bonus": 0, "yahtzee_bonus": 0, "total": 6,
-    }],
+    "choices": {
+        "ones": 1,
+        "threes": 6,
+        "fives": 5,
+        "sixes": 6,
+        "three_of_a_kind": 0,
+        "four_of_a_kind": 0,
+        "full_house": 0,
+        "small_straight": 0,
+        "large_straight": 0,
+        "yahtzee": 0,
+        "chance": 18,
+    },
+    "players": [
+        {
+            "seat": 0,
+            "name": "Ann",
+            "computer": None,
+            "scorecard": {
+                "ones": None,
+                "twos": 6,
+                "threes": None,
+                "fours": None,
+                "fives": None,
+                "sixes": None,
+                "three_of_a_kind": None,
+                "four_of_a_kind": None,
+                "full_house": None,
+                "small_straight": None,
+                "large_straight": None,
+                "yahtzee": None,
+                "chance": None,
+            },
+            "upper_total": 6,
+            "upper_bonus": 0,
+            "yahtzee_bonus": 0,
+            "total": 6,
+        }
+    ],
     "winners": [],
     "created_at": "2026-11-21T10:00:00Z",
     "updated_at": "2026-11-21T10:01:30Z",
     "finished_at": None,
 }
 GAME_EXAMPLE = OpenApiExample("A game in its second round", value=GAME, response_only=True)
+
+RULESET_EXAMPLE = OpenApiExample(
+    "Yahtzee",
+    response_only=True,
+    value={
+        "id": "yahtzee",
+        "name": "Yahtzee",
+        "description": "Official Yahtzee: five dice, 13 boxes...",
+        "dice": 5,
+        "rolls_per_turn": 3,
+        "min_players": 1,
+        "max_players": 8,
+        "moves": ["hold", "roll", "scratch", "score"],
+        "categories": [
+            {
+                "id": "ones",
+                "name": "Ones",
+                "section": "upper",
+                "description": "Sum of the dice showing 1.",
+            }
+        ],
+        "options": {
+            "joker": {
+                "values": ["forced", "free", "none"],
+                "default": "forced",
+                "description": "forced: the official Joker...",
+            }
+        },
+    },
+)

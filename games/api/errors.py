@@ -15,15 +15,25 @@ logger = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
 
 STATUS_OF_CODE = {
-    "invalid": 400, "parse_error": 400, "unknown_category": 400, "unknown_ruleset": 400,
+    "invalid": 400,
+    "parse_error": 400,
+    "unknown_category": 400,
+    "unknown_ruleset": 400,
     "invalid_dice": 400,
-    "not_authenticated": 401, "invalid_token": 401,
+    "not_authenticated": 401,
+    "invalid_token": 401,
     "not_found": 404,
     "method_not_allowed": 405,
     "not_acceptable": 406,
-    "not_your_turn": 409, "game_not_active": 409, "no_rolls_left": 409, "roll_first": 409,
-    "category_filled": 409, "category_not_allowed": 409, "not_scoring": 409,
-    "bank_too_low": 409, "game_full": 409,
+    "not_your_turn": 409,
+    "game_not_active": 409,
+    "no_rolls_left": 409,
+    "roll_first": 409,
+    "category_filled": 409,
+    "category_not_allowed": 409,
+    "not_scoring": 409,
+    "bank_too_low": 409,
+    "game_full": 409,
     "version_mismatch": 412,
     "unsupported_media_type": 415,
     "idempotency_key_reused": 422,
@@ -32,10 +42,18 @@ STATUS_OF_CODE = {
     "database_unavailable": 503,
 }
 TITLES = {
-    400: "Bad request", 401: "Not authenticated", 404: "Not found", 405: "Method not allowed",
-    406: "Not acceptable", 409: "Move not allowed", 412: "Version mismatch",
-    415: "Unsupported media type", 422: "Idempotency key reused", 429: "Too many requests",
-    500: "Server error", 503: "Service unavailable",
+    400: "Bad request",
+    401: "Not authenticated",
+    404: "Not found",
+    405: "Method not allowed",
+    406: "Not acceptable",
+    409: "Move not allowed",
+    412: "Version mismatch",
+    415: "Unsupported media type",
+    422: "Idempotency key reused",
+    429: "Too many requests",
+    500: "Server error",
+    503: "Service unavailable",
 }
 # A field error with one of these codes names the whole problem; any other is "invalid".
 FIELD_CODES = {"unknown_category", "unknown_ruleset", "invalid_dice"}
@@ -71,18 +89,29 @@ def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
         ]
     if isinstance(detail, list):
         if all(isinstance(item, exceptions.ErrorDetail) for item in detail):
-            return [{"field": prefix or "body", "code": item.code, "detail": str(item)} for item in detail]
+            return [
+                {"field": prefix or "body", "code": item.code, "detail": str(item)}
+                for item in detail
+            ]
         return [
             error
             for i, item in enumerate(detail)
             for error in _field_errors(item, f"{prefix}.{i}" if prefix else str(i))
         ]
-    return [{"field": prefix or "body", "code": getattr(detail, "code", "invalid"), "detail": str(detail)}]
+    return [
+        {
+            "field": prefix or "body",
+            "code": getattr(detail, "code", "invalid"),
+            "detail": str(detail),
+        }
+    ]
 
 
 def _body_for(exc: Exception) -> dict[str, Any] | None:
     if isinstance(exc, RuleError):
-        errors = [{"field": exc.field, "code": exc.code, "detail": exc.detail}] if exc.field else None
+        errors = (
+            [{"field": exc.field, "code": exc.code, "detail": exc.detail}] if exc.field else None
+        )
         return problem(exc.code, exc.detail, errors)
     if isinstance(exc, exceptions.ValidationError):
         errors = _field_errors(exc.detail)
@@ -117,9 +146,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     return Response(body, status=body["status"], headers=headers, content_type=PROBLEM)
 
 
-def not_found(request: HttpRequest, exception: Exception | None = None, **kwargs: Any) -> JsonResponse:
+def not_found(
+    request: HttpRequest, exception: Exception | None = None, **kwargs: Any
+) -> JsonResponse:
     return problem_response(
-        "not_found", f"nothing at {request.path}; the API's paths end with a slash (see /api/v1/docs/)"
+        "not_found",
+        f"nothing at {request.path}; the API's paths end with a slash (see /api/v1/docs/)",
     )
 
 

@@ -10,7 +10,8 @@ class GameFilter(filters.FilterSet):
     ruleset = filters.ChoiceFilter(choices=[(r, r) for r in RULESETS])
     status = filters.ChoiceFilter(choices=Game.Status.choices)
     player = filters.CharFilter(
-        method="with_player", max_length=50,
+        method="with_player",
+        max_length=50,
         help_text="Games with a seat of this name (case does not matter).",
     )
 

@@ -7,7 +7,9 @@ from scoring import Ruleset, get_ruleset
 from ..models import Event, Game, Player
 
 
-def render_game(game: Game, players: list[Player], tokens: dict[int, str] | None = None) -> dict[str, Any]:
+def render_game(
+    game: Game, players: list[Player], tokens: dict[int, str] | None = None
+) -> dict[str, Any]:
     view = get_ruleset(game.ruleset).view(game.state, options=game.options)
     seats = []
     for player, shown in zip(players, view.players, strict=True):

@@ -13,7 +13,10 @@ INT64 = 2**63 - 1
 class SeatIn(serializers.Serializer):
     name = serializers.CharField(max_length=50, trim_whitespace=True)
     computer = serializers.CharField(
-        allow_null=True, required=False, default=None, max_length=16,
+        allow_null=True,
+        required=False,
+        default=None,
+        max_length=16,
         help_text="Null (or absent) for a person. Computer seats are not offered yet.",
     )
 
@@ -33,7 +36,11 @@ class GameCreateIn(serializers.Serializer):
         min_value=0, max_value=0, default=0, help_text="Seats for others to join (not offered yet)."
     )
     seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=-INT64 - 1, max_value=INT64,
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=-INT64 - 1,
+        max_value=INT64,
         help_text="The same seed and the same moves give the same dice; seeded games are unranked.",
     )
 
@@ -47,14 +54,17 @@ class GameCreateIn(serializers.Serializer):
 
 class RollIn(serializers.Serializer):
     hold = serializers.ListField(
-        child=serializers.IntegerField(), max_length=32, required=False,
+        child=serializers.IntegerField(),
+        max_length=32,
+        required=False,
         help_text="Positions (from 0) of the dice to keep; the others are thrown.",
     )
 
 
 class HoldIn(serializers.Serializer):
     hold = serializers.ListField(
-        child=serializers.IntegerField(), max_length=32,
+        child=serializers.IntegerField(),
+        max_length=32,
         help_text="Positions (from 0) of the dice to keep at the next roll; all others are freed.",
     )
 
@@ -66,14 +76,18 @@ class CategoryIn(serializers.Serializer):
 class ScoreIn(serializers.Serializer):
     dice = serializers.ListField(child=serializers.IntegerField(), max_length=32)
     scorecard = serializers.DictField(
-        child=serializers.IntegerField(allow_null=True), required=False, allow_null=True,
+        child=serializers.IntegerField(allow_null=True),
+        required=False,
+        allow_null=True,
         help_text="Box id to points, or null for an open box; missing boxes are open.",
     )
     options = serializers.DictField(required=False, default=dict)
 
 
 class EventsQuery(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Only events with a larger seq.")
+    after = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, default=0, help_text="Only events with a larger seq."
+    )
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=1000)
 
 
@@ -81,7 +95,9 @@ class EventsQuery(serializers.Serializer):
 
 
 class TurnOut(serializers.Serializer):
-    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), allow_null=True)
+    dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6), allow_null=True
+    )
     held = serializers.ListField(child=serializers.BooleanField())
     rolls_used = serializers.IntegerField()
     rolls_left = serializers.IntegerField()
@@ -91,7 +107,9 @@ class PlayerOut(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     computer = serializers.CharField(allow_null=True)
-    scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True), required=False)
+    scorecard = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True), required=False
+    )
     upper_total = serializers.IntegerField(required=False)
     upper_bonus = serializers.IntegerField(required=False)
     yahtzee_bonus = serializers.IntegerField(required=False)

@@ -46,11 +46,17 @@ UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-
 ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
 
 IF_MATCH = OpenApiParameter(
-    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
     description='`"<version>"`: refuse the move with 412 if the game has changed since.',
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
     description="Any unique string (at most 255 characters): a retry with the same key and "
     "request returns the first answer without moving again.",
 )
@@ -67,8 +73,10 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
         description=description,
         request=request,
         parameters=[IF_MATCH, IDEMPOTENCY_KEY],
-        responses={200: OpenApiResponse(GameOut, description="The game after the move."),
-                   **docs.problems(400, 401, 404, 409, 412, 415, 422)},
+        responses={
+            200: OpenApiResponse(GameOut, description="The game after the move."),
+            **docs.problems(400, 401, 404, 409, 412, 415, 422),
+        },
         examples=[*examples, docs.GAME_EXAMPLE, docs.PROBLEM_EXAMPLE],
     )
 
@@ -78,6 +86,13 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
         summary="List games",
         description="Newest first, paginated, filterable by ruleset, status and player name.",
         responses={200: GameOut(many=True), **docs.problems(400, 404)},
+        examples=[
+            OpenApiExample(
+                "One page",
+                response_only=True,
+                value={"count": 1, "next": None, "previous": None, "results": [docs.GAME]},
+            )
+        ],
     ),
     retrieve=extend_schema(
         summary="Get a game",
@@ -101,13 +116,21 @@ class GameViewSet(viewsets.GenericViewSet):
         request=GameCreateIn,
         responses={201: GameOut, **docs.problems(400, 415)},
         examples=[
+            docs.GAME_EXAMPLE,
             OpenApiExample(
                 "Two players",
-                value={"ruleset": "yahtzee", "options": {"joker": "forced"},
-                       "players": [{"name": "Ann"}, {"name": "Ben"}]},
+                value={
+                    "ruleset": "yahtzee",
+                    "options": {"joker": "forced"},
+                    "players": [{"name": "Ann"}, {"name": "Ben"}],
+                },
                 request_only=True,
             ),
-            OpenApiExample("A seeded solitaire game", value={"ruleset": "yahtzee", "players": [{"name": "Ann"}], "seed": 42}, request_only=True),
+            OpenApiExample(
+                "A seeded solitaire game",
+                value={"ruleset": "yahtzee", "players": [{"name": "Ann"}], "seed": 42},
+                request_only=True,
+            ),
         ],
     )
     def create(self, request: Request) -> Response:
@@ -134,7 +157,8 @@ class GameViewSet(viewsets.GenericViewSet):
         return with_etag(render_game(game, list(game.players.all())))
 
     @move_schema(
-        "Roll the dice", RollIn,
+        "Roll the dice",
+        RollIn,
         "Throws every die not held. With `hold`, first sets the held dice to exactly those "
         "positions. The first roll of a turn throws all dice.",
         [OpenApiExample("Keep the first two dice", value={"hold": [0, 1]}, request_only=True)],
@@ -144,7 +168,9 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._move(request, pk, "roll", ("hold",))
 
     @move_schema(
-        "Hold dice", HoldIn, "Sets the held dice to exactly these positions, without rolling.",
+        "Hold dice",
+        HoldIn,
+        "Sets the held dice to exactly these positions, without rolling.",
         [OpenApiExample("Hold three dice", value={"hold": [0, 2, 3]}, request_only=True)],
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
@@ -152,7 +178,8 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._move(request, pk, "hold", ("hold",))
 
     @move_schema(
-        "Score a box", CategoryIn,
+        "Score a box",
+        CategoryIn,
         "Fills the box with the points the current dice take there (see `choices`); ends the turn.",
         [OpenApiExample("Full house", value={"category": "full_house"}, request_only=True)],
     )
@@ -161,8 +188,14 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._move(request, pk, "score", ("category",))
 
     @move_schema(
-        "Scratch a box", CategoryIn, "Fills the box with 0; ends the turn.",
-        [OpenApiExample("Give up the Yahtzee box", value={"category": "yahtzee"}, request_only=True)],
+        "Scratch a box",
+        CategoryIn,
+        "Fills the box with 0; ends the turn.",
+        [
+            OpenApiExample(
+                "Give up the Yahtzee box", value={"category": "yahtzee"}, request_only=True
+            )
+        ],
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def scratch(self, request: Request, pk: str) -> Response:
@@ -173,13 +206,21 @@ class GameViewSet(viewsets.GenericViewSet):
         description="Events oldest first; page with `after` (the last `seq` you have).",
         parameters=[EventsQuery],
         responses={200: EventOut(many=True), **docs.problems(400, 404)},
-        examples=[OpenApiExample(
-            "A roll",
-            value=[{"seq": 2, "type": "rolled", "seat": 0,
-                    "data": {"dice": [3, 3, 5, 1, 6], "thrown": [0, 1, 2, 3, 4]},
-                    "created_at": "2026-11-21T10:00:05Z"}],
-            response_only=True,
-        )],
+        examples=[
+            OpenApiExample(
+                "A roll",
+                value=[
+                    {
+                        "seq": 2,
+                        "type": "rolled",
+                        "seat": 0,
+                        "data": {"dice": [3, 3, 5, 1, 6], "thrown": [0, 1, 2, 3, 4]},
+                        "created_at": "2026-11-21T10:00:05Z",
+                    }
+                ],
+                response_only=True,
+            )
+        ],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def events(self, request: Request, pk: str) -> Response:
@@ -223,8 +264,18 @@ def _idempotency_key(request: Request) -> str | None:
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List the rulesets", responses={200: RulesetOut(many=True), **docs.problems()}),
-    retrieve=extend_schema(summary="Get a ruleset", responses={200: RulesetOut, **docs.problems(404)}),
+    list=extend_schema(
+        summary="List the rulesets",
+        responses={200: RulesetOut(many=True), **docs.problems()},
+        examples=[
+            OpenApiExample("All rulesets", value=[docs.RULESET_EXAMPLE.value], response_only=True)
+        ],
+    ),
+    retrieve=extend_schema(
+        summary="Get a ruleset",
+        responses={200: RulesetOut, **docs.problems(404)},
+        examples=[docs.RULESET_EXAMPLE],
+    ),
 )
 class RulesetViewSet(viewsets.ViewSet):
     lookup_value_regex = "[a-z0-9-]+"
@@ -244,13 +295,23 @@ class RulesetViewSet(viewsets.ViewSet):
         responses={200: ScoreOut, **docs.problems(400, 404, 415)},
         examples=[
             OpenApiExample(
-                "A Joker", request_only=True,
+                "A Joker",
+                request_only=True,
                 value={"dice": [6, 6, 6, 6, 6], "scorecard": {"yahtzee": 50, "sixes": 30}},
             ),
             OpenApiExample(
-                "The Joker's answer", response_only=True,
-                value={"scores": {"three_of_a_kind": 30, "four_of_a_kind": 30, "full_house": 25,
-                                  "small_straight": 30, "large_straight": 40, "chance": 30}},
+                "The Joker's answer",
+                response_only=True,
+                value={
+                    "scores": {
+                        "three_of_a_kind": 30,
+                        "four_of_a_kind": 30,
+                        "full_house": 25,
+                        "small_straight": 30,
+                        "large_straight": 40,
+                        "chance": 30,
+                    }
+                },
             ),
         ],
     )
@@ -276,8 +337,11 @@ class HealthView(APIView):
     authentication_classes: list = []
 
     @extend_schema(
-        summary="Health", responses={200: HealthOut, **docs.problems(503)},
-        examples=[OpenApiExample("Healthy", value={"status": "ok", "database": "ok"}, response_only=True)],
+        summary="Health",
+        responses={200: HealthOut, **docs.problems(503)},
+        examples=[
+            OpenApiExample("Healthy", value={"status": "ok", "database": "ok"}, response_only=True)
+        ],
     )
     def get(self, request: Request) -> Response:
         try:
@@ -287,4 +351,3 @@ class HealthView(APIView):
             body = problem("database_unavailable", "the database cannot be reached")
             return Response(body | {"database": "unavailable"}, status=503, content_type=PROBLEM)
         return Response({"status": "ok", "database": "ok"})
-

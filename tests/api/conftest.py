@@ -19,16 +19,27 @@ class Api:
         return response.json()
 
     def move(
-        self, game: dict[str, Any], action: str, body: dict[str, Any] | None = None, *,
-        token: str | None = None, seat: int = 0, **headers: str,
+        self,
+        game: dict[str, Any],
+        action: str,
+        body: dict[str, Any] | None = None,
+        *,
+        token: str | None = None,
+        seat: int = 0,
+        **headers: str,
     ):  # noqa: ANN201
         token = token if token is not None else game["players"][seat]["token"]
         return self.client.post(
-            f"/api/v1/games/{game['id']}/{action}/", body or {}, format="json",
-            HTTP_AUTHORIZATION=f"Bearer {token}", **headers,
+            f"/api/v1/games/{game['id']}/{action}/",
+            body or {},
+            format="json",
+            HTTP_AUTHORIZATION=f"Bearer {token}",
+            **headers,
         )
 
-    def ok(self, game: dict[str, Any], action: str, body: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+    def ok(
+        self, game: dict[str, Any], action: str, body: dict[str, Any] | None = None, **kw: Any
+    ) -> dict[str, Any]:
         response = self.move(game, action, body, **kw)
         assert response.status_code == 200, response.json()
         return response.json()

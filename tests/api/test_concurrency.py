@@ -23,7 +23,9 @@ def test_twenty_threads_rolling_one_fresh_turn_get_exactly_three_rolls():
         try:
             barrier.wait()
             response = client.post(
-                f"/api/v1/games/{game['id']}/roll/", {}, format="json",
+                f"/api/v1/games/{game['id']}/roll/",
+                {},
+                format="json",
                 HTTP_AUTHORIZATION=f"Bearer {game['players'][0]['token']}",
             )
             answers.append((response.status_code, response.json().get("code")))

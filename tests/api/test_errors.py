@@ -7,8 +7,15 @@ from .conftest import PROBLEM, assert_problem
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/v1/nothing/", "/api/v1/games/not-a-uuid/", "/api/v1/games/1/roll/", "/api/v1/games",
-     "/api/v2/", "/api/v1/rulesets/chess/", "/nowhere/"],
+    [
+        "/api/v1/nothing/",
+        "/api/v1/games/not-a-uuid/",
+        "/api/v1/games/1/roll/",
+        "/api/v1/games",
+        "/api/v2/",
+        "/api/v1/rulesets/chess/",
+        "/nowhere/",
+    ],
 )
 def test_unknown_paths_are_not_found(api, path):
     assert_problem(api.client.get(path), 404, "not_found")
@@ -21,7 +28,9 @@ def test_a_wrong_method_is_refused(api):
 
 
 def test_a_body_that_is_not_json_is_refused(api):
-    response = api.client.post("/api/v1/games/", "ruleset=yahtzee", content_type="application/x-www-form-urlencoded")
+    response = api.client.post(
+        "/api/v1/games/", "ruleset=yahtzee", content_type="application/x-www-form-urlencoded"
+    )
     assert_problem(response, 415, "unsupported_media_type")
 
 
@@ -35,14 +44,18 @@ def test_malformed_json_is_a_parse_error(api, raw):
 def test_a_move_body_must_be_an_object(api, raw):
     game = api.create()
     response = api.client.post(
-        f"/api/v1/games/{game['id']}/roll/", raw, content_type="application/json",
+        f"/api/v1/games/{game['id']}/roll/",
+        raw,
+        content_type="application/json",
         HTTP_AUTHORIZATION=f"Bearer {game['players'][0]['token']}",
     )
     assert response.status_code == 400 and response["Content-Type"] == PROBLEM
 
 
 def test_a_create_body_must_be_an_object(api):
-    assert_problem(api.client.post("/api/v1/games/", "[1]", content_type="application/json"), 400, "invalid")
+    assert_problem(
+        api.client.post("/api/v1/games/", "[1]", content_type="application/json"), 400, "invalid"
+    )
 
 
 def test_health_reports_the_database(api):

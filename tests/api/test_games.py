@@ -59,8 +59,14 @@ def test_house_rule_options_are_stored_and_shown(api):
         ({"ruleset": "yahtzee", "players": [{"name": f"P{i}"} for i in range(9)]}, "invalid"),
         ({"ruleset": "yahtzee", "players": [{"name": ""}]}, "invalid"),
         ({"ruleset": "yahtzee", "players": [{"name": "x" * 51}]}, "invalid"),
-        ({"ruleset": "yahtzee", "players": [{"name": "Ann"}], "options": {"joker": "sometimes"}}, "invalid"),
-        ({"ruleset": "yahtzee", "players": [{"name": "Ann"}], "options": {"speed": "fast"}}, "invalid"),
+        (
+            {"ruleset": "yahtzee", "players": [{"name": "Ann"}], "options": {"joker": "sometimes"}},
+            "invalid",
+        ),
+        (
+            {"ruleset": "yahtzee", "players": [{"name": "Ann"}], "options": {"speed": "fast"}},
+            "invalid",
+        ),
         ({"ruleset": "yahtzee", "players": [{"name": "Ann"}], "options": []}, "invalid"),
         ({"ruleset": "yahtzee", "players": [{"name": "Ann"}], "seed": "abc"}, "invalid"),
         ({"ruleset": "yahtzee", "players": [{"name": "Ann"}], "seed": 2**70}, "invalid"),
@@ -68,9 +74,18 @@ def test_house_rule_options_are_stored_and_shown(api):
         ({"players": [{"name": "Ann"}]}, "invalid"),
     ],
     ids=[
-        "unknown-ruleset", "no-players", "nine-players", "empty-name", "long-name",
-        "bad-option-value", "unknown-option", "options-not-object", "seed-not-int", "seed-too-big",
-        "players-not-list", "no-ruleset",
+        "unknown-ruleset",
+        "no-players",
+        "nine-players",
+        "empty-name",
+        "long-name",
+        "bad-option-value",
+        "unknown-option",
+        "options-not-object",
+        "seed-not-int",
+        "seed-too-big",
+        "players-not-list",
+        "no-ruleset",
     ],
 )
 def test_a_bad_game_is_refused_with_a_clear_problem(api, body, code):
@@ -78,7 +93,9 @@ def test_a_bad_game_is_refused_with_a_clear_problem(api, body, code):
 
     response = api.client.post("/api/v1/games/", body, format="json")
     problem = assert_problem(response, 400, code)
-    assert problem["errors"] and all({"field", "code", "detail"} <= set(e) for e in problem["errors"])
+    assert problem["errors"] and all(
+        {"field", "code", "detail"} <= set(e) for e in problem["errors"]
+    )
     assert not Game.objects.exists()
 
 

@@ -43,7 +43,12 @@ def test_scoring_fills_the_box_and_passes_the_turn(api):
     assert scored["turn"]["dice"] is None and scored["choices"] == {}
     event = api.events(game)[-1]
     assert event["type"] == "scored" and event["seat"] == 0
-    assert event["data"] == {"category": box, "points": points, "dice": rolled["turn"]["dice"], "yahtzee_bonus": 0}
+    assert event["data"] == {
+        "category": box,
+        "points": points,
+        "dice": rolled["turn"]["dice"],
+        "yahtzee_bonus": 0,
+    }
 
 
 def test_scratching_fills_the_box_with_zero(api):
@@ -64,7 +69,10 @@ def test_a_solitaire_game_ends_after_thirteen_turns(api):
     assert all(v is not None for v in card["scorecard"].values())
     upper = sum(card["scorecard"][b] for b in ("ones", "twos", "threes", "fours", "fives", "sixes"))
     assert card["upper_total"] == upper
-    assert card["total"] == sum(card["scorecard"].values()) + card["upper_bonus"] + card["yahtzee_bonus"]
+    assert (
+        card["total"]
+        == sum(card["scorecard"].values()) + card["upper_bonus"] + card["yahtzee_bonus"]
+    )
     finished = api.events(game)[-1]
     assert finished["type"] == "finished"
     assert finished["data"] == {"winners": [0], "totals": [card["total"]]}
@@ -143,15 +151,24 @@ def test_a_refused_move_changes_nothing(api):
     game = api.create()
     api.ok(game, "roll")
     before, log = api.get(game), api.events(game)
-    for action, body in [("hold", {"hold": [7]}), ("score", {"category": "nope"}), ("roll", {"hold": [0, 0]})]:
+    for action, body in [
+        ("hold", {"hold": [7]}),
+        ("score", {"category": "nope"}),
+        ("roll", {"hold": [0, 0]}),
+    ]:
         assert api.move(game, action, body).status_code == 400
     assert api.get(game) == before and api.events(game) == log
 
 
 @pytest.mark.parametrize(
     ("header", "code"),
-    [(None, "not_authenticated"), ("Bearer wrong", "invalid_token"), ("Basic abc", "invalid_token"),
-     ("Bearer", "invalid_token"), ("Bearer a b", "invalid_token")],
+    [
+        (None, "not_authenticated"),
+        ("Bearer wrong", "invalid_token"),
+        ("Basic abc", "invalid_token"),
+        ("Bearer", "invalid_token"),
+        ("Bearer a b", "invalid_token"),
+    ],
 )
 def test_moves_need_the_seat_token(api, header, code):
     game = api.create()
@@ -170,7 +187,10 @@ def test_a_token_of_another_game_is_refused(api):
 def test_the_same_seed_and_moves_give_the_same_dice(api):
     def play(seed: int) -> list[list[int]]:
         game = api.create(seed=seed)
-        dice = [api.ok(game, "roll")["turn"]["dice"], api.ok(game, "roll", {"hold": [0]})["turn"]["dice"]]
+        dice = [
+            api.ok(game, "roll")["turn"]["dice"],
+            api.ok(game, "roll", {"hold": [0]})["turn"]["dice"],
+        ]
         api.ok(game, "scratch", {"category": "chance"})
         dice.append(api.ok(game, "roll")["turn"]["dice"])
         return dice

@@ -20,8 +20,15 @@ def test_a_move_on_a_stale_version_is_refused_and_changes_nothing(api, header):
 
 def test_the_version_grows_by_one_with_every_change(api):
     game = api.create()
-    versions = [api.ok(game, action, body)["version"] for action, body in
-                [("roll", None), ("hold", {"hold": [0]}), ("roll", None), ("scratch", {"category": "ones"})]]
+    versions = [
+        api.ok(game, action, body)["version"]
+        for action, body in [
+            ("roll", None),
+            ("hold", {"hold": [0]}),
+            ("roll", None),
+            ("scratch", {"category": "ones"}),
+        ]
+    ]
     assert versions == [2, 3, 4, 5]
 
 
@@ -47,16 +54,28 @@ def test_a_retry_after_the_game_moved_on_still_replays(api):
 def test_a_key_reused_for_another_request_is_refused(api):
     game = api.create()
     api.ok(game, "roll", HTTP_IDEMPOTENCY_KEY="k")
-    assert_problem(api.move(game, "hold", {"hold": [1]}, HTTP_IDEMPOTENCY_KEY="k"), 422, "idempotency_key_reused")
-    assert_problem(api.move(game, "roll", {"hold": [1]}, HTTP_IDEMPOTENCY_KEY="k"), 422, "idempotency_key_reused")
+    assert_problem(
+        api.move(game, "hold", {"hold": [1]}, HTTP_IDEMPOTENCY_KEY="k"),
+        422,
+        "idempotency_key_reused",
+    )
+    assert_problem(
+        api.move(game, "roll", {"hold": [1]}, HTTP_IDEMPOTENCY_KEY="k"),
+        422,
+        "idempotency_key_reused",
+    )
     assert api.get(game)["version"] == 2
 
 
 def test_a_refused_move_does_not_use_up_its_key(api):
     game = api.create()
-    assert api.move(game, "score", {"category": "chance"}, HTTP_IDEMPOTENCY_KEY="z").status_code == 409
+    assert (
+        api.move(game, "score", {"category": "chance"}, HTTP_IDEMPOTENCY_KEY="z").status_code == 409
+    )
     api.ok(game, "roll")
-    assert api.move(game, "score", {"category": "chance"}, HTTP_IDEMPOTENCY_KEY="z").status_code == 200
+    assert (
+        api.move(game, "score", {"category": "chance"}, HTTP_IDEMPOTENCY_KEY="z").status_code == 200
+    )
 
 
 def test_keys_belong_to_one_game(api):

@@ -21,14 +21,28 @@ def test_listing_games_does_not_grow_with_games_or_seats(api, django_assert_max_
 
 @pytest.mark.parametrize(
     ("action", "body"),
-    [("roll", None), ("hold", {"hold": [1]}), ("score", {"category": "chance"}), ("scratch", {"category": "yahtzee"})],
+    [
+        ("roll", None),
+        ("hold", {"hold": [1]}),
+        ("score", {"category": "chance"}),
+        ("scratch", {"category": "yahtzee"}),
+    ],
 )
 def test_a_move_costs_at_most_ten_statements(api, django_assert_max_num_queries, action, body):
     game = api.create(tuple(f"P{i}" for i in range(8)))
     if action != "roll":
         api.ok(game, "roll")
     with django_assert_max_num_queries(10):
-        assert api.move(game, action, body, HTTP_IDEMPOTENCY_KEY="q", HTTP_IF_MATCH='"2"' if action != "roll" else '"1"').status_code == 200
+        assert (
+            api.move(
+                game,
+                action,
+                body,
+                HTTP_IDEMPOTENCY_KEY="q",
+                HTTP_IF_MATCH='"2"' if action != "roll" else '"1"',
+            ).status_code
+            == 200
+        )
 
 
 def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_max_num_queries):
@@ -37,4 +51,9 @@ def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_max_num_
         api.play_turn(game)
     api.ok(game, "roll")
     with django_assert_max_num_queries(10):
-        assert api.move(game, "scratch", {"category": next(iter(api.get(game)["choices"]))}).json()["status"] == "finished"
+        assert (
+            api.move(game, "scratch", {"category": next(iter(api.get(game)["choices"]))}).json()[
+                "status"
+            ]
+            == "finished"
+        )

@@ -14,8 +14,19 @@ def test_rulesets_list_yahtzee_with_its_boxes_and_options(api):
     assert yahtzee["dice"] == 5 and yahtzee["rolls_per_turn"] == 3
     assert (yahtzee["min_players"], yahtzee["max_players"]) == (1, 8)
     assert [c["id"] for c in yahtzee["categories"]] == [
-        "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
-        "full_house", "small_straight", "large_straight", "yahtzee", "chance",
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yahtzee",
+        "chance",
     ]
     assert {c["section"] for c in yahtzee["categories"]} == {"upper", "lower"}
     assert all(c["name"] and c["description"] for c in yahtzee["categories"])
@@ -33,8 +44,14 @@ def test_the_calculator_scores_every_open_box(api):
 def test_the_calculator_applies_the_joker_with_a_scorecard(api):
     body = {"dice": [4, 4, 4, 4, 4], "scorecard": {"yahtzee": 50, "fours": 12}}
     scores = api.client.post(CALC, body, format="json").json()["scores"]
-    assert scores == {"three_of_a_kind": 20, "four_of_a_kind": 20, "full_house": 25,
-                      "small_straight": 30, "large_straight": 40, "chance": 20}
+    assert scores == {
+        "three_of_a_kind": 20,
+        "four_of_a_kind": 20,
+        "full_house": 25,
+        "small_straight": 30,
+        "large_straight": 40,
+        "chance": 20,
+    }
     forced = api.client.post(CALC, {"dice": [4] * 5, "scorecard": {"yahtzee": 0}}, format="json")
     assert forced.json()["scores"] == {"fours": 20}
 
@@ -65,4 +82,8 @@ def test_the_calculator_refuses_bad_input(api, body, code):
 
 
 def test_the_calculator_of_an_unknown_ruleset_is_not_found(api):
-    assert_problem(api.client.post("/api/v1/rulesets/chess/score/", {"dice": [1]}, format="json"), 404, "not_found")
+    assert_problem(
+        api.client.post("/api/v1/rulesets/chess/score/", {"dice": [1]}, format="json"),
+        404,
+        "not_found",
+    )
