@@ -51,7 +51,7 @@ class Player(models.Model):
     total = models.IntegerField(default=0)
 
     class Meta:
-        ordering = ["game", "seat"]
+        ordering = ["game_id", "seat"]
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_seat")]
 
     def __str__(self) -> str:
@@ -69,7 +69,7 @@ class ScoreEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["game", "id"]
+        ordering = ["game_id", "id"]
         verbose_name_plural = "score entries"
         constraints = [
             models.UniqueConstraint(
@@ -92,7 +92,7 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["game", "seq"]
+        ordering = ["game_id", "seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
 
     def __str__(self) -> str:

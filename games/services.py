@@ -137,6 +137,22 @@ def game_move(
     return Moved(body=body, replayed=False)
 
 
+def game_abandon(*, game_id: Any, by: str) -> Game:
+    """Mark a game that is not over ``abandoned``, logged like any change."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise ServiceError("not_found", "no game with this id")
+        if game.status not in (Game.Status.WAITING, Game.Status.ACTIVE):
+            raise ServiceError("game_not_active", f"the game is {game.status} already")
+        game.status = Game.Status.ABANDONED
+        game.version += 1
+        game.last_seq += 1
+        Event.objects.create(game=game, seq=game.last_seq, type="abandoned", data={"by": by})
+        game.save(update_fields=["status", "version", "last_seq", "updated_at"])
+    return game
+
+
 def _save(game: Game, players: list[Player], ruleset: Ruleset, outcome: Outcome) -> None:
     view: View = ruleset.view(outcome.state, options=game.options)
     by_seat = {player.seat: player for player in players}
