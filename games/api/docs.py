@@ -12,7 +12,7 @@ WHEN = {
     405: "The path does not take this method (`method_not_allowed`).",
     406: "The client accepts no JSON (`not_acceptable`).",
     409: "The move breaks the rules now (`not_your_turn`, `game_not_active`, `no_rolls_left`, "
-    "`roll_first`, `category_filled`, `category_not_allowed`).",
+    "`roll_first`, `category_filled`, `category_not_allowed`, `not_scoring`, `bank_too_low`).",
     412: "`If-Match` named another version (`version_mismatch`).",
     415: "The body is not `application/json` (`unsupported_media_type`).",
     422: "The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).",

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scoring import Ruleset, get_ruleset
+from scoring import Option, Ruleset, get_ruleset
 
 from ..models import Event, Game, Player
 
@@ -51,11 +51,24 @@ def render_ruleset(ruleset: Ruleset) -> dict[str, Any]:
             {"id": c.id, "name": c.name, "section": c.section, "description": c.description}
             for c in ruleset.categories
         ],
-        "options": {
-            o.id: {"values": list(o.values), "default": o.default, "description": o.description}
-            for o in ruleset.options
-        },
+        "options": {option.id: render_option(option) for option in ruleset.options},
     }
+
+
+JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
+
+
+def render_option(option: Option) -> dict[str, Any]:
+    shown = {
+        "type": JSON_TYPES[option.kind],
+        "values": list(option.values),
+        "default": option.default,
+        "description": option.description,
+    }
+    for bound in ("minimum", "maximum", "step"):
+        if getattr(option, bound, None) is not None:
+            shown[bound] = getattr(option, bound)
+    return shown
 
 
 def render_event(event: Event) -> dict[str, Any]:

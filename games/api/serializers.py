@@ -52,20 +52,37 @@ class GameCreateIn(serializers.Serializer):
         return value
 
 
-class RollIn(serializers.Serializer):
-    hold = serializers.ListField(
-        child=serializers.IntegerField(),
-        max_length=32,
-        required=False,
-        help_text="Positions (from 0) of the dice to keep; the others are thrown.",
+def positions(help_text: str, *, required: bool = True) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.IntegerField(), max_length=32, required=required, help_text=help_text
     )
 
 
+class RollIn(serializers.Serializer):
+    hold = positions(
+        "Box games: positions (from 0) of the dice to keep; the others are thrown.",
+        required=False,
+    )
+    set_aside = positions(
+        "Ten Thousand: positions of a scoring selection of the last throw to set aside before "
+        "throwing the free dice (absent or empty for the turn's first throw).",
+        required=False,
+    )
+
+
+class BankIn(serializers.Serializer):
+    set_aside = positions(
+        "Positions of a scoring selection of the last throw, set aside before banking."
+    )
+
+
+class PassIn(serializers.Serializer):
+    pass
+
+
 class HoldIn(serializers.Serializer):
-    hold = serializers.ListField(
-        child=serializers.IntegerField(),
-        max_length=32,
-        help_text="Positions (from 0) of the dice to keep at the next roll; all others are freed.",
+    hold = positions(
+        "Positions (from 0) of the dice to keep at the next roll; all others are freed."
     )
 
 
@@ -74,7 +91,11 @@ class CategoryIn(serializers.Serializer):
 
 
 class ScoreIn(serializers.Serializer):
-    dice = serializers.ListField(child=serializers.IntegerField(), max_length=32)
+    dice = serializers.ListField(
+        child=serializers.IntegerField(),
+        max_length=32,
+        help_text="Box games: all the dice. Ten Thousand: a selection of 1 to 6 dice.",
+    )
     scorecard = serializers.DictField(
         child=serializers.IntegerField(allow_null=True),
         required=False,
@@ -95,12 +116,22 @@ class EventsQuery(serializers.Serializer):
 
 
 class TurnOut(serializers.Serializer):
+    """One shape for every ruleset: box games fill the first group, Ten Thousand the second."""
+
     dice = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=6), allow_null=True
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        allow_null=True,
+        help_text="The dice after the last throw; null before the turn's first throw.",
     )
-    held = serializers.ListField(child=serializers.BooleanField())
-    rolls_used = serializers.IntegerField()
-    rolls_left = serializers.IntegerField()
+    held = serializers.ListField(child=serializers.BooleanField(), required=False)
+    rolls_used = serializers.IntegerField(required=False)
+    rolls_left = serializers.IntegerField(
+        required=False, help_text="Rolls still allowed this turn (Maxi Yatzy: saved rolls too)."
+    )
+    set_aside = serializers.ListField(child=serializers.BooleanField(), required=False)
+    turn_points = serializers.IntegerField(required=False)
+    throw_points_available = serializers.BooleanField(required=False)
+    can_bank = serializers.BooleanField(required=False)
 
 
 class PlayerOut(serializers.Serializer):
@@ -157,8 +188,14 @@ class CategoryOut(serializers.Serializer):
 
 
 class OptionOut(serializers.Serializer):
-    values = serializers.ListField(child=serializers.JSONField())
+    type = serializers.ChoiceField(choices=["string", "integer", "boolean"])
+    values = serializers.ListField(
+        child=serializers.JSONField(), help_text="The allowed values; empty when bounded instead."
+    )
     default = serializers.JSONField()
+    minimum = serializers.IntegerField(required=False)
+    maximum = serializers.IntegerField(required=False)
+    step = serializers.IntegerField(required=False, help_text="The value is a multiple of it.")
     description = serializers.CharField()
 
 
@@ -178,7 +215,14 @@ class RulesetOut(serializers.Serializer):
 class ScoreOut(serializers.Serializer):
     scores = serializers.DictField(
         child=serializers.IntegerField(),
-        help_text="Every box that may legally be filled with these dice, and its points.",
+        required=False,
+        help_text="Box games: every box that may legally be filled now, and its points.",
+    )
+    points = serializers.IntegerField(
+        required=False, help_text="Ten Thousand: the selection's value (0 when it does not score)."
+    )
+    scoring = serializers.BooleanField(
+        required=False, help_text="Ten Thousand: whether every die of the selection scores."
     )
 
 

@@ -29,6 +29,7 @@ from .errors import PROBLEM, problem
 from .filters import GameFilter
 from .render import render_event, render_game, render_ruleset
 from .serializers import (
+    BankIn,
     CategoryIn,
     EventOut,
     EventsQuery,
@@ -36,6 +37,7 @@ from .serializers import (
     GameOut,
     HealthOut,
     HoldIn,
+    PassIn,
     RollIn,
     RulesetOut,
     ScoreIn,
@@ -159,13 +161,23 @@ class GameViewSet(viewsets.GenericViewSet):
     @move_schema(
         "Roll the dice",
         RollIn,
-        "Throws every die not held. With `hold`, first sets the held dice to exactly those "
-        "positions. The first roll of a turn throws all dice.",
-        [OpenApiExample("Keep the first two dice", value={"hold": [0, 1]}, request_only=True)],
+        "Box games: throws every die not held; with `hold`, first sets the held dice to exactly "
+        "those positions. The first roll of a turn throws all dice.\n\n"
+        "Ten Thousand: with `set_aside`, first sets aside that scoring selection of the last "
+        "throw, then throws the free dice (all six again once all are set aside). A throw in "
+        "which no die can score busts: the turn ends with no points and play passes on.",
+        [
+            OpenApiExample("Keep the first two dice", value={"hold": [0, 1]}, request_only=True),
+            OpenApiExample(
+                "Ten Thousand: set aside a 1 and a 5, throw the rest",
+                value={"set_aside": [0, 3]},
+                request_only=True,
+            ),
+        ],
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def roll(self, request: Request, pk: str) -> Response:
-        return self._move(request, pk, "roll", ("hold",))
+        return self._move(request, pk, "roll", ("hold", "set_aside"))
 
     @move_schema(
         "Hold dice",
@@ -200,6 +212,37 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def scratch(self, request: Request, pk: str) -> Response:
         return self._move(request, pk, "scratch", ("category",))
+
+    @move_schema(
+        "Bank the turn (Ten Thousand)",
+        BankIn,
+        "Sets aside that scoring selection of the last throw, then adds the turn's points to "
+        "the total, if they reach the game's `bank_minimum`.",
+        [
+            OpenApiExample(
+                "Set aside three 4s and bank", value={"set_aside": [1, 2, 5]}, request_only=True
+            )
+        ],
+    )
+    @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
+    def bank(self, request: Request, pk: str) -> Response:
+        return self._move(request, pk, "bank", ("set_aside",))
+
+    @move_schema(
+        "Pass (Ten Thousand)",
+        PassIn,
+        "Ends the turn with no points.",
+        [OpenApiExample("Pass", value={}, request_only=True)],
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="pass",
+        url_name="pass",
+        authentication_classes=[SeatTokenAuthentication],
+    )
+    def pass_turn(self, request: Request, pk: str) -> Response:
+        return self._move(request, pk, "pass", ())
 
     @extend_schema(
         summary="The game's log",
@@ -289,8 +332,9 @@ class RulesetViewSet(viewsets.ViewSet):
 
     @extend_schema(
         summary="Score calculator",
-        description="The points each box would take with these dice. With a scorecard, only "
-        "its open boxes are answered, with the Joker rules applied.",
+        description="Box games: the points each box would take with these dice; with a "
+        "scorecard, only the boxes that may legally be filled now (Joker and forced order "
+        "applied). Ten Thousand: the value of a selection of dice and whether it scores.",
         request=ScoreIn,
         responses={200: ScoreOut, **docs.problems(400, 404, 415)},
         examples=[

@@ -121,7 +121,8 @@ def test_another_seats_token_cannot_move_out_of_turn(api):
         ("roll", {"hold": [1, 1]}, 400, "invalid_dice"),
         ("roll", {"hold": "01"}, 400, "invalid_dice"),
         ("hold", {"hold": ["a"]}, 400, "invalid_dice"),
-        ("bank", {}, 404, "not_found"),
+        ("bank", {"set_aside": [0]}, 400, "invalid"),
+        ("pass", {}, 400, "invalid"),
     ],
 )
 def test_refused_moves_before_the_first_roll(api, action, body, status, code):
