@@ -2,9 +2,15 @@
 
 from .errors import RuleError
 from .ruleset import Ruleset
+from .tenthousand import TenThousand
 from .yahtzee import Yahtzee
+from .yatzy import ForcedYatzy, MaxiYatzy, Yatzy
 
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (Yahtzee(),)}
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (
+    Yahtzee(),
+    Yatzy(), ForcedYatzy(), MaxiYatzy(),
+    TenThousand(),
+)}
 
 
 def get_ruleset(ruleset_id: object) -> Ruleset:

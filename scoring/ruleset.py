@@ -26,20 +26,63 @@ class Category:
 
 @dataclass(frozen=True)
 class Option:
+    """A house rule chosen when a game is created.
+
+    A value must have exactly the type ``kind`` (so ``true`` is not ``1`` and ``1`` is not
+    ``true``) and, when ``values`` is not empty, be one of them.  Whole-number options may
+    also declare inclusive bounds ``minimum`` and ``maximum`` and a ``step`` (the value must
+    be a multiple of it); these are keyword-only and unset (no limit) by default.
+    """
+
     id: str
     values: tuple[Any, ...]
     default: Any
     description: str
     kind: type = str
+    minimum: int | None = field(default=None, kw_only=True)
+    maximum: int | None = field(default=None, kw_only=True)
+    step: int | None = field(default=None, kw_only=True)
 
     def check(self, value: object) -> Any:
         # bool is a subclass of int: compare types exactly so that true is not 1.
-        if type(value) is not self.kind or (self.values and value not in self.values):
-            allowed = ", ".join(str(v) for v in self.values) or self.kind.__name__
+        if (
+            type(value) is not self.kind
+            or (self.values and value not in self.values)
+            or not self._within_bounds(value)
+        ):
             raise RuleError(
-                "invalid", f"option {self.id!r} takes one of: {allowed}", field=f"options.{self.id}"
+                "invalid", f"option {self.id!r} takes {self.allowed()}", field=f"options.{self.id}"
             )
         return value
+
+    def _within_bounds(self, value: Any) -> bool:
+        return (
+            (self.minimum is None or value >= self.minimum)
+            and (self.maximum is None or value <= self.maximum)
+            and (self.step is None or value % self.step == 0)
+        )
+
+    def allowed(self) -> str:
+        """The allowed values in words, for error messages."""
+        if self.values:
+            return "one of: " + ", ".join(_spell(v) for v in self.values)
+        if self.kind is not int:
+            return f"one of: {self.kind.__name__}"
+        words = "a whole number"
+        if self.minimum is not None:
+            words += f" from {self.minimum}"
+        if self.maximum is not None:
+            words += f" to {self.maximum}"
+        if self.step is not None:
+            words += f", a multiple of {self.step}"
+        return words
+
+
+def _spell(value: object) -> str:
+    # Options arrive as JSON: spell booleans the way callers write them.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 @dataclass(frozen=True)

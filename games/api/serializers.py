@@ -204,7 +204,7 @@ class RulesetOut(serializers.Serializer):
     name = serializers.CharField()
     description = serializers.CharField()
     dice = serializers.IntegerField()
-    rolls_per_turn = serializers.IntegerField()
+    rolls_per_turn = serializers.IntegerField(help_text="0 when a turn has no limit on its throws.")
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     moves = serializers.ListField(child=serializers.CharField())

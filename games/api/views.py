@@ -332,9 +332,10 @@ class RulesetViewSet(viewsets.ViewSet):
 
     @extend_schema(
         summary="Score calculator",
-        description="Box games: the points each box would take with these dice; with a "
-        "scorecard, only the boxes that may legally be filled now (Joker and forced order "
-        "applied). Ten Thousand: the value of a selection of dice and whether it scores.",
+        description="Box games: without a scorecard, the points every box would take with these "
+        "dice; with a scorecard, only the boxes that may legally be filled now, with the points "
+        "they would take (Joker and forced order applied). Ten Thousand: the value of a "
+        "selection of dice and whether every die of it scores.",
         request=ScoreIn,
         responses={200: ScoreOut, **docs.problems(400, 404, 415)},
         examples=[

@@ -61,11 +61,13 @@ def scores(dice: Sequence[int], scorecard: Mapping[str, int | None] | None = Non
 
 
 class Table:
-    """A game of Yahtzee in progress, advanced only by real moves."""
+    """A game of a box-filling ruleset (Yahtzee unless told) in progress, advanced only by
+    real moves."""
 
-    def __init__(self, seats: int = 1, **opts: str) -> None:
-        self.options = options(**opts)
-        self.state = YAHTZEE.new_state(seats=seats, options=self.options)
+    def __init__(self, seats: int = 1, *, ruleset: scoring.Ruleset = YAHTZEE, **opts: str) -> None:
+        self.ruleset = ruleset
+        self.options = ruleset.validate_options(opts)
+        self.state = ruleset.new_state(seats=seats, options=self.options)
         self.events: list[scoring.Event] = []
         self.entries: list[scoring.Entry] = []
 
@@ -74,11 +76,11 @@ class Table:
         return self.state["current"]
 
     def view(self) -> scoring.View:
-        return YAHTZEE.view(self.state, options=self.options)
+        return self.ruleset.view(self.state, options=self.options)
 
     def move(self, action: str, args: Mapping[str, Any] | None = None, *,
              seat: int | None = None, rng: Any = None) -> scoring.Outcome:
-        outcome = YAHTZEE.move(
+        outcome = self.ruleset.move(
             self.state,
             seat=self.current if seat is None else seat,
             action=action,

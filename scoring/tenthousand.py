@@ -1,0 +1,429 @@
+"""Ten Thousand (``rules/ten-thousand.md``): six dice, push your luck, first to the target.
+
+A turn starts with a throw of all six dice.  After every throw the player sets aside a
+scoring selection of the dice just thrown and either throws the rest again (all six again
+once every die is set aside: "hot dice") or banks the turn score; a throw in which no die
+can score busts the turn, which the engine detects within the move that threw it.  There
+is no limit on the throws of a turn (``rolls_per_turn`` is 0 for "no limit").
+
+The state is a JSON-ready dict that only this module reads:
+
+``round``
+    full cycles of the seats, from 1;
+``current``
+    the seat whose turn it is (the last seat to move once the game is over);
+``dice``
+    the six faces after the turn's last throw, or ``None`` before its first throw;
+``set_aside``
+    six booleans: the dice set aside earlier in the turn, which the last throw did not
+    throw (the others are the *free* dice: exactly the dice of the last throw);
+``turn_points``
+    the value of every selection set aside this turn;
+``totals``
+    every seat's banked points;
+``final_turns``
+    ``None`` until a player reaches the target under ``final_round``; then how many of
+    the last turns are still to start once the current turn ends;
+``finished`` and ``winners``.
+
+The pure helpers :func:`selection_value`, :func:`best_selection`,
+:func:`best_free_selection`, :func:`scoring_positions` and :func:`can_score` serve the
+moves, the view and the calculator, and are meant for computer players too.
+"""
+
+import copy
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, NamedTuple
+
+from .dice import FACES, Rng, check_indices, counts, throw
+from .errors import RuleError
+from .ruleset import Entry, Event, Option, Outcome, Ruleset, State, View
+
+DICE = 6
+STRAIGHT_POINTS = 2000
+# The faces that also score alone, and what one such die is worth.
+SINGLE_POINTS = {1: 100, 5: 50}
+MOST_POINTS = 1_000_000
+POINTS_STEP = 50  # every combination is worth a multiple of 50
+
+
+# -- scoring ---------------------------------------------------------------------------
+
+
+def kind_points(face: int, count: int) -> int:
+    """Points of ``count`` (3 to 6) dice showing ``face``.
+
+    Three 1s are 1000 and three of a face ``d`` are ``d`` x 100; each further die of the
+    face doubles that (six 1s 8000, five 1s 4000, four 1s 2000; six of ``d`` ``d`` x 800,
+    five ``d`` x 400, four ``d`` x 200).
+    """
+    if not 3 <= count <= DICE:
+        raise ValueError(f"a combination of one face takes 3 to {DICE} dice, not {count}")
+    three = 1000 if face == 1 else face * 100
+    return three << (count - 3)
+
+
+@cache
+def _face_value(face: int, count: int) -> int | None:
+    """The best split of ``count`` dice of one face into of-a-kind groups and single dice.
+
+    ``None`` when they cannot all be used (a 2, 3, 4 or 6 shown once or twice).
+    """
+    if count == 0:
+        return 0
+    splits = []
+    for size in range(3, min(count, DICE) + 1):
+        rest = _face_value(face, count - size)
+        if rest is not None:
+            splits.append(kind_points(face, size) + rest)
+    if face in SINGLE_POINTS:
+        rest = _face_value(face, count - 1)
+        if rest is not None:
+            splits.append(SINGLE_POINTS[face] + rest)
+    return max(splits, default=None)
+
+
+def _split_value(tally: Sequence[int]) -> int | None:
+    """The best split of the dice counted in ``tally`` without a 1-2-3-4-5-6 straight."""
+    total = 0
+    for face in FACES:
+        value = _face_value(face, tally[face])
+        if value is None:
+            return None
+        total += value
+    return total
+
+
+def selection_value(faces: Sequence[int]) -> int | None:
+    """What a selection of dice scores, or ``None`` when it does not score.
+
+    A selection scores only if every die belongs to a combination of the table; its value
+    is the best way to split it into combinations (1-1-1-5-5-5 is 1500, 1-1-1-1 is 2000).
+    The empty selection does not score.
+    """
+    if not faces:
+        return None
+    tally = counts(faces)
+    candidates = [_split_value(tally)]
+    if all(tally[face] for face in FACES):
+        rest = [0] + [tally[face] - 1 for face in FACES]
+        rest_value = _split_value(rest)
+        if rest_value is not None:
+            candidates.append(STRAIGHT_POINTS + rest_value)
+    return max((value for value in candidates if value is not None), default=None)
+
+
+def scoring_positions(faces: Sequence[int]) -> list[int]:
+    """The positions (into ``faces``, the free dice of one throw, at most six) of every
+    die that can be part of a scoring selection: each 1 and 5, each die of a face shown
+    three or more times, and all six dice of a 1-2-3-4-5-6 straight."""
+    tally = counts(faces)
+    straight = len(faces) == DICE and all(tally[face] == 1 for face in FACES)
+    return [
+        position
+        for position, face in enumerate(faces)
+        if straight or face in SINGLE_POINTS or tally[face] >= 3
+    ]
+
+
+def can_score(faces: Sequence[int]) -> bool:
+    """Whether some die of a throw can be part of a scoring selection (else the throw busts)."""
+    return bool(scoring_positions(faces))
+
+
+class Selection(NamedTuple):
+    """A selection of dice: their positions (ascending) and what they score together."""
+
+    positions: list[int]
+    points: int
+
+
+def best_selection(faces: Sequence[int]) -> Selection:
+    """The highest-scoring selection of a throw's free dice (at most six) and its value.
+
+    Every combination is worth more with more dice, so the best selection takes every die
+    that can score.  ``Selection([], 0)`` when nothing scores (a bust).
+    """
+    positions = scoring_positions(faces)
+    if not positions:
+        return Selection([], 0)
+    points = selection_value([faces[p] for p in positions])
+    assert points is not None  # every die of these positions belongs to a combination
+    return Selection(positions, points)
+
+
+def best_free_selection(dice: Sequence[int], set_aside: Sequence[bool]) -> Selection:
+    """:func:`best_selection` of a turn's free dice, its positions counted among all six
+    dice (``dice`` and ``set_aside`` as in the turn view) so they can be sent as
+    ``set_aside`` with a ``roll`` or ``bank`` move."""
+    free = [position for position, aside in enumerate(set_aside) if not aside]
+    best = best_selection([dice[position] for position in free])
+    return Selection([free[i] for i in best.positions], best.points)
+
+
+def _winners(totals: Sequence[int]) -> list[int]:
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]
+
+
+# -- the ruleset -----------------------------------------------------------------------
+
+
+class TenThousand(Ruleset):
+    """Ten Thousand on the :class:`Ruleset` interface.
+
+    Moves: ``roll`` (args ``{"set_aside": [positions]}``: none on the turn's first throw,
+    then a scoring selection of the last throw's free dice), ``bank`` (args
+    ``{"set_aside": [...]}``, a scoring selection set aside before banking) and ``pass``.
+    ``rolls_per_turn`` is 0: a turn has no limit on its throws.
+    """
+
+    id = "ten-thousand"
+    name = "Ten Thousand"
+    description = (
+        "Six dice, push your luck: after each throw set aside scoring dice (1s, 5s, three or "
+        "more of a kind, 1-2-3-4-5-6), then throw the rest again or bank the turn score "
+        "(at least 350). A throw with nothing to score busts the turn. The first player to "
+        "10 000 wins. There is no limit on the throws of a turn (rolls_per_turn 0)."
+    )
+    dice = DICE
+    rolls_per_turn = 0  # no limit: a turn goes on until the player banks, passes or busts
+    min_players = 1
+    max_players = 8
+    categories = ()
+    actions = frozenset({"roll", "bank", "pass"})
+    options = (
+        Option(
+            "target", (), 10000,
+            "The total that ends the game once a player reaches it by banking: a whole number "
+            f"from {POINTS_STEP} to {MOST_POINTS}, a multiple of {POINTS_STEP}.",
+            int, minimum=POINTS_STEP, maximum=MOST_POINTS, step=POINTS_STEP,
+        ),
+        Option(
+            "bank_minimum", (), 350,
+            "The least turn score (the selection set aside with the bank included) that may be "
+            f"banked: a whole number from 0 to {MOST_POINTS}, a multiple of {POINTS_STEP}.",
+            int, minimum=0, maximum=MOST_POINTS, step=POINTS_STEP,
+        ),
+        Option(
+            "final_round", (False, True), False,
+            "false: the first player whose total reaches the target wins at once; true: every "
+            "other player then gets one last turn (the seats after that player, in turn "
+            "order) and the highest total wins, equal highest totals drawing.",
+            bool,
+        ),
+    )
+
+    # -- state -------------------------------------------------------------------------
+
+    def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
+        self.check_seats(seats)
+        return {
+            "round": 1,
+            "current": 0,
+            "dice": None,
+            "set_aside": [False] * DICE,
+            "turn_points": 0,
+            "totals": [0] * seats,
+            "final_turns": None,
+            "finished": False,
+            "winners": [],
+        }
+
+    def view(self, state: State, *, options: Mapping[str, Any]) -> View:
+        """What players see.
+
+        ``turn`` is the API's shape: ``dice`` (``None`` before the turn's first throw),
+        ``set_aside``, ``turn_points``, ``throw_points_available`` (the last throw's free
+        dice hold a scoring selection, so the player can set some aside now) and
+        ``can_bank`` (``throw_points_available`` and the turn score plus the best selection
+        of the free dice reaches ``bank_minimum``: a ``bank`` that sets aside every scoring
+        die would be accepted).  ``choices`` is always empty: there are no boxes.
+        """
+        finished = state["finished"]
+        dice = state["dice"]
+        turn_points = state["turn_points"]
+        available = False
+        can_bank = False
+        if dice is not None:
+            best = best_free_selection(dice, state["set_aside"])
+            available = bool(best.positions)
+            can_bank = available and turn_points + best.points >= options["bank_minimum"]
+        totals = list(state["totals"])
+        return View(
+            round=state["round"],
+            current_seat=None if finished else state["current"],
+            turn={
+                "dice": None if dice is None else list(dice),
+                "set_aside": list(state["set_aside"]),
+                "turn_points": turn_points,
+                "throw_points_available": available,
+                "can_bank": can_bank,
+            },
+            choices={},
+            players=[{"total": total} for total in totals],
+            totals=totals,
+            finished=finished,
+            winners=list(state["winners"]),
+        )
+
+    # -- moves -------------------------------------------------------------------------
+
+    def move(
+        self,
+        state: State,
+        *,
+        seat: int,
+        action: str,
+        args: Mapping[str, Any],
+        options: Mapping[str, Any],
+        rng: Rng,
+    ) -> Outcome:
+        if action not in self.actions:
+            raise RuleError("invalid", f"{self.name} has no {action!r} move")
+        if state["finished"]:
+            raise RuleError("game_not_active", "the game is over")
+        if seat != state["current"]:
+            raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
+        outcome = Outcome(state=copy.deepcopy(state))
+        if action == "pass":
+            self._pass(outcome, options)
+            return outcome
+        # Positions are checked before the turn state: a malformed request is always 400.
+        given = args.get("set_aside")
+        chosen = [] if given is None else check_indices(given, DICE, field="set_aside")
+        if action == "roll":
+            self._roll(outcome, chosen, options, rng)
+        else:
+            self._bank(outcome, chosen, options)
+        return outcome
+
+    def _set_aside(self, outcome: Outcome, chosen: list[int]) -> None:
+        """Set aside the dice at ``chosen`` (a selection of the last throw's free dice)."""
+        state = outcome.state
+        if not chosen:
+            raise RuleError("not_scoring", "set aside at least one scoring die of the last throw")
+        earlier = [i for i in chosen if state["set_aside"][i]]
+        if earlier:
+            raise RuleError(
+                "not_scoring", f"dice {earlier} were set aside earlier in the turn"
+            )
+        points = selection_value([state["dice"][i] for i in chosen])
+        if points is None:
+            raise RuleError(
+                "not_scoring",
+                "every die set aside must belong to a scoring combination "
+                "(a 1, a 5, three or more of a kind, or 1-2-3-4-5-6)",
+            )
+        for i in chosen:
+            state["set_aside"][i] = True
+        state["turn_points"] += points
+        outcome.events.append(
+            Event("set_aside", state["current"], {"dice": chosen, "points": points})
+        )
+
+    def _roll(
+        self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any], rng: Rng
+    ) -> None:
+        state = outcome.state
+        seat = state["current"]
+        if state["dice"] is None:
+            if chosen:
+                raise RuleError(
+                    "roll_first", "the turn's first throw throws all six dice: nothing to set aside"
+                )
+            state["dice"] = [0] * DICE
+            state["set_aside"] = [False] * DICE
+        else:
+            self._set_aside(outcome, chosen)
+            if all(state["set_aside"]):  # hot dice: all six are thrown again
+                state["set_aside"] = [False] * DICE
+        dice = state["dice"]
+        thrown = [i for i, aside in enumerate(state["set_aside"]) if not aside]
+        for i, face in zip(thrown, throw(rng, len(thrown)), strict=True):
+            dice[i] = face
+        outcome.events.append(Event("rolled", seat, {"dice": list(dice), "thrown": thrown}))
+        faces = [dice[i] for i in thrown]
+        if not can_score(faces):
+            outcome.events.append(
+                Event("busted", seat, {"dice": faces, "lost": state["turn_points"]})
+            )
+            self._end_turn(outcome, options)
+
+    def _bank(self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any]) -> None:
+        state = outcome.state
+        seat = state["current"]
+        if state["dice"] is None:
+            raise RuleError("roll_first", "throw the dice before banking")
+        self._set_aside(outcome, chosen)
+        points = state["turn_points"]
+        if points < options["bank_minimum"]:
+            raise RuleError(
+                "bank_too_low",
+                f"a turn score of {points} cannot be banked: "
+                f"at least {options['bank_minimum']} is needed",
+            )
+        state["totals"][seat] += points
+        total = state["totals"][seat]
+        outcome.entries.append(Entry(seat, "", points, state["round"]))
+        outcome.events.append(Event("banked", seat, {"points": points, "total": total}))
+        if state["final_turns"] is None and total >= options["target"]:
+            if not options["final_round"]:
+                self._finish(outcome, [seat])
+                return
+            # Every other seat, from the next one on in turn order, gets one last turn.
+            state["final_turns"] = len(state["totals"]) - 1
+        self._end_turn(outcome, options)
+
+    def _pass(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+        state = outcome.state
+        outcome.events.append(
+            Event("passed", state["current"], {"lost": state["turn_points"]})
+        )
+        self._end_turn(outcome, options)
+
+    def _end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+        """Clear the turn, then end the game or hand the dice to the next seat."""
+        state = outcome.state
+        state.update(dice=None, set_aside=[False] * DICE, turn_points=0)
+        if state["final_turns"] == 0:
+            self._finish(outcome, _winners(state["totals"]))
+            return
+        if state["final_turns"] is not None:
+            state["final_turns"] -= 1
+        state["current"] = (state["current"] + 1) % len(state["totals"])
+        if state["current"] == 0:
+            state["round"] += 1
+
+    @staticmethod
+    def _finish(outcome: Outcome, winners: list[int]) -> None:
+        state = outcome.state
+        state.update(
+            dice=None, set_aside=[False] * DICE, turn_points=0, finished=True, winners=winners
+        )
+        outcome.events.append(
+            Event("finished", None, {"winners": list(winners), "totals": list(state["totals"])})
+        )
+
+    # -- calculator --------------------------------------------------------------------
+
+    def calculate(self, body: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"dice": [faces]}``, a selection of 1 to 6 dice, answers ``{"points", "scoring"}``.
+
+        ``scoring`` tells whether every die belongs to a combination; ``points`` is then the
+        selection's best value, and 0 when it does not score (also when some of its dice
+        would score on their own: such a selection cannot be set aside).
+        """
+        faces = body.get("dice")
+        if (
+            not isinstance(faces, list | tuple)
+            or not 1 <= len(faces) <= DICE
+            or not all(type(face) is int and 1 <= face <= 6 for face in faces)
+        ):
+            raise RuleError(
+                "invalid_dice", f"dice must be a list of 1 to {DICE} faces from 1 to 6",
+                field="dice",
+            )
+        points = selection_value(faces)
+        return {"points": 0 if points is None else points, "scoring": points is not None}
