@@ -54,7 +54,7 @@ class BoxGame(Ruleset):
         lower = sum(card[box.id] or 0 for box in self.boxes if box.section == "lower")
         upper_bonus = self.upper_bonus_points if upper >= self.upper_bonus_threshold else 0
         return {
-            "scorecard": dict(card),
+            "scorecard": {box.id: card[box.id] for box in self.boxes},
             "upper_total": upper,
             "upper_bonus": upper_bonus,
             "total": upper + upper_bonus + lower + bonus,
