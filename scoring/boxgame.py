@@ -7,14 +7,13 @@ Rulesets differ in their boxes and in three hooks: which boxes are legal now
 and what a seat's card shows (:meth:`BoxGame.seat_view`).
 """
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .dice import Rng, check_dice, check_indices, throw
 from .errors import RuleError
-from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View
+from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best_seats
 
 Card = dict[str, int | None]
 
@@ -108,30 +107,21 @@ class BoxGame(Ruleset):
 
     # -- moves -------------------------------------------------------------------------
 
-    def move(
+    def play(
         self,
-        state: State,
+        outcome: Outcome,
         *,
-        seat: int,
         action: str,
         args: Mapping[str, Any],
         options: Mapping[str, Any],
         rng: Rng,
-    ) -> Outcome:
-        if action not in self.actions:
-            raise RuleError("invalid", f"{self.name} has no {action!r} move")
-        if state["finished"]:
-            raise RuleError("game_not_active", "the game is over")
-        if seat != state["current"]:
-            raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
-        outcome = Outcome(state=copy.deepcopy(state))
+    ) -> None:
         if action == "roll":
             self._roll(outcome, args.get("hold"), rng)
         elif action == "hold":
             self._hold(outcome, args.get("hold"))
         else:
             self._fill(outcome, args.get("category"), options, scratch=action == "scratch")
-        return outcome
 
     def _set_held(self, state: State, hold: object) -> list[int]:
         indices = check_indices(hold, self.dice)
@@ -252,7 +242,3 @@ class BoxGame(Ruleset):
             card[key] = value
         return card
 
-
-def best_seats(totals: Sequence[int]) -> list[int]:
-    best = max(totals)
-    return [seat for seat, total in enumerate(totals) if total == best]

@@ -5,8 +5,9 @@ and an action, and returns the new state with the events and score entries the m
 produced, or raises a :class:`RuleError` carrying the contract's stable code.
 """
 
+import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +162,6 @@ class Ruleset(ABC):
     def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
         """The state before anyone has moved."""
 
-    @abstractmethod
     def move(
         self,
         state: State,
@@ -172,7 +172,32 @@ class Ruleset(ABC):
         options: Mapping[str, Any],
         rng: Rng,
     ) -> Outcome:
-        """Apply one move of ``seat``; the given state is never modified."""
+        """Apply one move of ``seat``; the given state is never modified.
+
+        Every state holds ``current`` (the seat to move) and ``finished``; what a move does
+        is the ruleset's :meth:`play`, on a copy of the state.
+        """
+        if action not in self.actions:
+            raise RuleError("invalid", f"{self.name} has no {action!r} move")
+        if state["finished"]:
+            raise RuleError("game_not_active", "the game is over")
+        if seat != state["current"]:
+            raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
+        outcome = Outcome(state=copy.deepcopy(state))
+        self.play(outcome, action=action, args=args, options=options, rng=rng)
+        return outcome
+
+    @abstractmethod
+    def play(
+        self,
+        outcome: Outcome,
+        *,
+        action: str,
+        args: Mapping[str, Any],
+        options: Mapping[str, Any],
+        rng: Rng,
+    ) -> None:
+        """Play one of :attr:`actions` for the current seat on ``outcome.state``, in place."""
 
     @abstractmethod
     def view(self, state: State, *, options: Mapping[str, Any]) -> View:
@@ -181,3 +206,9 @@ class Ruleset(ABC):
     @abstractmethod
     def calculate(self, body: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
         """The stateless score calculator's answer for a request body."""
+
+
+def best_seats(totals: Sequence[int]) -> list[int]:
+    """The winners: every seat with the best total (several in a draw)."""
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]

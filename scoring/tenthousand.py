@@ -31,14 +31,13 @@ The pure helpers :func:`selection_value`, :func:`best_selection`,
 moves, the view and the calculator, and are meant for computer players too.
 """
 
-import copy
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
 from .dice import FACES, Rng, check_indices, counts, throw
 from .errors import RuleError
-from .ruleset import Entry, Event, Option, Outcome, Ruleset, State, View
+from .ruleset import Entry, Event, Option, Outcome, Ruleset, State, View, best_seats
 
 DICE = 6
 STRAIGHT_POINTS = 2000
@@ -162,11 +161,6 @@ def best_free_selection(dice: Sequence[int], set_aside: Sequence[bool]) -> Selec
     return Selection([free[i] for i in best.positions], best.points)
 
 
-def _winners(totals: Sequence[int]) -> list[int]:
-    best = max(totals)
-    return [seat for seat, total in enumerate(totals) if total == best]
-
-
 # -- the ruleset -----------------------------------------------------------------------
 
 
@@ -270,26 +264,18 @@ class TenThousand(Ruleset):
 
     # -- moves -------------------------------------------------------------------------
 
-    def move(
+    def play(
         self,
-        state: State,
+        outcome: Outcome,
         *,
-        seat: int,
         action: str,
         args: Mapping[str, Any],
         options: Mapping[str, Any],
         rng: Rng,
-    ) -> Outcome:
-        if action not in self.actions:
-            raise RuleError("invalid", f"{self.name} has no {action!r} move")
-        if state["finished"]:
-            raise RuleError("game_not_active", "the game is over")
-        if seat != state["current"]:
-            raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
-        outcome = Outcome(state=copy.deepcopy(state))
+    ) -> None:
         if action == "pass":
             self._pass(outcome, options)
-            return outcome
+            return
         # Positions are checked before the turn state: a malformed request is always 400.
         given = args.get("set_aside")
         chosen = [] if given is None else check_indices(given, DICE, field="set_aside")
@@ -297,7 +283,6 @@ class TenThousand(Ruleset):
             self._roll(outcome, chosen, options, rng)
         else:
             self._bank(outcome, chosen, options)
-        return outcome
 
     def _set_aside(self, outcome: Outcome, chosen: list[int]) -> None:
         """Set aside the dice at ``chosen`` (a selection of the last throw's free dice)."""
@@ -388,7 +373,7 @@ class TenThousand(Ruleset):
         state = outcome.state
         state.update(dice=None, set_aside=[False] * DICE, turn_points=0)
         if state["final_turns"] == 0:
-            self._finish(outcome, _winners(state["totals"]))
+            self._finish(outcome, best_seats(state["totals"]))
             return
         if state["final_turns"] is not None:
             state["final_turns"] -= 1
