@@ -16,5 +16,7 @@ urlpatterns = [
     re_path(r"^api/", not_found),
 ]
 
+handler400 = "games.api.errors.bad_request"
+handler403 = "games.api.errors.forbidden"
 handler404 = "games.api.errors.not_found"
 handler500 = "games.api.errors.server_error"

@@ -14,6 +14,7 @@ WHEN = {
     409: "The move breaks the rules now (`not_your_turn`, `game_not_active`, `no_rolls_left`, "
     "`roll_first`, `category_filled`, `category_not_allowed`, `not_scoring`, `bank_too_low`).",
     412: "`If-Match` named another version (`version_mismatch`).",
+    413: "The body is larger than the service accepts (`request_too_large`).",
     415: "The body is not `application/json` (`unsupported_media_type`).",
     422: "The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).",
     503: "The database cannot be reached (`database_unavailable`).",

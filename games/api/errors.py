@@ -3,7 +3,9 @@
 import logging
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -35,6 +37,7 @@ STATUS_OF_CODE = {
     "bank_too_low": 409,
     "game_full": 409,
     "version_mismatch": 412,
+    "request_too_large": 413,
     "unsupported_media_type": 415,
     "idempotency_key_reused": 422,
     "throttled": 429,
@@ -49,6 +52,7 @@ TITLES = {
     406: "Not acceptable",
     409: "Move not allowed",
     412: "Version mismatch",
+    413: "Request too large",
     415: "Unsupported media type",
     422: "Idempotency key reused",
     429: "Too many requests",
@@ -120,6 +124,10 @@ def _body_for(exc: Exception) -> dict[str, Any] | None:
         return problem(code, detail, errors)
     if isinstance(exc, Http404):
         return problem("not_found", "not found")
+    if isinstance(exc, RequestDataTooBig):
+        return problem("request_too_large", "the request body is too large")
+    if isinstance(exc, SuspiciousOperation):
+        return problem("invalid", f"the request was refused: {exc}")
     if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else "not_authenticated"
         return problem(code if code in STATUS_OF_CODE else "not_authenticated", str(exc.detail))
@@ -146,6 +154,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     return Response(body, status=body["status"], headers=headers, content_type=PROBLEM)
 
 
+@csrf_exempt  # an unknown path is not found, whatever the method and cookies
 def not_found(
     request: HttpRequest, exception: Exception | None = None, **kwargs: Any
 ) -> JsonResponse:
@@ -157,3 +166,17 @@ def not_found(
 
 def server_error(request: HttpRequest) -> JsonResponse:
     return problem_response("server_error", "the server failed to answer; the failure is logged")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    if isinstance(exception, RequestDataTooBig):
+        return problem_response("request_too_large", "the request body is too large")
+    return problem_response("invalid", "the request was refused as malformed")
+
+
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    body = problem("forbidden", "this request is not allowed") | {
+        "status": 403,
+        "title": "Forbidden",
+    }
+    return JsonResponse(body, status=403, content_type=PROBLEM)

@@ -1,8 +1,17 @@
 """Request validation and response shapes. No rules here: the engine owns them."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring import RULESETS
+
+BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
+
+
+@extend_schema_field({"type": "string", "enum": list(RULESETS)})
+class RulesetField(serializers.CharField):
+    """A ruleset id; an unknown one is refused with the code ``unknown_ruleset``."""
+
 
 INT64 = 2**63 - 1
 
@@ -27,7 +36,7 @@ class SeatIn(serializers.Serializer):
 
 
 class GameCreateIn(serializers.Serializer):
-    ruleset = serializers.CharField(help_text="One of: " + ", ".join(RULESETS))
+    ruleset = RulesetField(help_text="The ruleset's id (see /api/v1/rulesets/).")
     options = serializers.DictField(
         required=False, default=dict, help_text="House rules; see the ruleset's options."
     )
@@ -54,7 +63,10 @@ class GameCreateIn(serializers.Serializer):
 
 def positions(help_text: str, *, required: bool = True) -> serializers.ListField:
     return serializers.ListField(
-        child=serializers.IntegerField(), max_length=32, required=required, help_text=help_text
+        child=serializers.IntegerField(min_value=0, max_value=5),
+        max_length=6,
+        required=required,
+        help_text=help_text,
     )
 
 
@@ -87,7 +99,9 @@ class HoldIn(serializers.Serializer):
 
 
 class CategoryIn(serializers.Serializer):
-    category = serializers.CharField(max_length=64, help_text="A box id of the ruleset.")
+    category = serializers.ChoiceField(
+        choices=BOX_IDS, help_text="A box id of the game's ruleset (see /api/v1/rulesets/)."
+    )
 
 
 class ScoreIn(serializers.Serializer):

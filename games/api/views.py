@@ -56,7 +56,7 @@ IF_MATCH = OpenApiParameter(
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "minLength": 1, "maxLength": 255},
     OpenApiParameter.HEADER,
     required=False,
     description="Any unique string (at most 255 characters): a retry with the same key and "
@@ -77,7 +77,7 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
         parameters=[IF_MATCH, IDEMPOTENCY_KEY],
         responses={
             200: OpenApiResponse(GameOut, description="The game after the move."),
-            **docs.problems(400, 401, 404, 409, 412, 415, 422),
+            **docs.problems(400, 401, 404, 409, 412, 413, 415, 422),
         },
         examples=[*examples, docs.GAME_EXAMPLE, docs.PROBLEM_EXAMPLE],
     )
@@ -116,7 +116,7 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="Create a game",
         description="The answer carries each person's seat token, shown only here.",
         request=GameCreateIn,
-        responses={201: GameOut, **docs.problems(400, 415)},
+        responses={201: GameOut, **docs.problems(400, 413, 415)},
         examples=[
             docs.GAME_EXAMPLE,
             OpenApiExample(
@@ -337,7 +337,7 @@ class RulesetViewSet(viewsets.ViewSet):
         "they would take (Joker and forced order applied). Ten Thousand: the value of a "
         "selection of dice and whether every die of it scores.",
         request=ScoreIn,
-        responses={200: ScoreOut, **docs.problems(400, 404, 415)},
+        responses={200: ScoreOut, **docs.problems(400, 404, 413, 415)},
         examples=[
             OpenApiExample(
                 "A Joker",

@@ -75,3 +75,22 @@ def test_health_is_503_when_the_database_is_down(api, monkeypatch):
 def test_the_root_leads_to_the_docs(api):
     response = api.client.get("/")
     assert response.status_code == 302 and response["Location"] == "/api/v1/docs/"
+
+
+def test_a_post_to_an_unknown_path_is_not_found_even_with_csrf_checks(db):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/api/v1/games/%C2%84/roll/", {"hold": [0]}, content_type="application/json")
+    assert_problem(response, 404, "not_found")
+
+
+def test_a_body_too_large_is_refused(api, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    body = {"ruleset": "yahtzee", "players": [{"name": "Ann"}], "options": {"x": "y" * 2000}}
+    assert_problem(api.client.post("/api/v1/games/", body, format="json"), 413, "request_too_large")
+
+
+def test_too_many_query_parameters_are_refused(api):
+    query = "&".join(f"x{i}=1" for i in range(1100))
+    assert_problem(api.client.get(f"/api/v1/games/?{query}"), 400, "invalid")

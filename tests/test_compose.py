@@ -1,0 +1,85 @@
+"""docker-compose.yml, read as data: the two services start in the right order, healthy."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+COMPOSE = Path(__file__).resolve().parents[1] / "docker-compose.yml"
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    return yaml.safe_load(COMPOSE.read_text())
+
+
+def command_text(service: dict[str, Any]) -> str:
+    command = service["command"]
+    return command if isinstance(command, str) else " ".join(command)
+
+
+def test_both_services_are_declared(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == {"db", "web"}
+
+
+def test_the_database_is_postgres_16_on_a_named_volume(compose: dict[str, Any]) -> None:
+    db = compose["services"]["db"]
+    assert db["image"] == "postgres:16"
+    volume, _, target = db["volumes"][0].partition(":")
+    assert volume in compose["volumes"]
+    assert target == "/var/lib/postgresql/data"
+
+
+def test_the_database_reports_health_with_pg_isready(compose: dict[str, Any]) -> None:
+    assert "pg_isready" in " ".join(compose["services"]["db"]["healthcheck"]["test"])
+
+
+def test_web_waits_for_a_healthy_database(compose: dict[str, Any]) -> None:
+    assert compose["services"]["web"]["depends_on"] == {"db": {"condition": "service_healthy"}}
+
+
+def test_web_reports_health_from_the_health_endpoint(compose: dict[str, Any]) -> None:
+    probe = " ".join(compose["services"]["web"]["healthcheck"]["test"])
+    assert "urllib.request" in probe
+    assert "http://127.0.0.1:8000/api/v1/health/" in probe
+
+
+def test_web_migrates_and_collects_static_files_before_gunicorn_starts(
+    compose: dict[str, Any],
+) -> None:
+    command = command_text(compose["services"]["web"])
+    migrate = command.index("manage.py migrate --noinput")
+    collectstatic = command.index("manage.py collectstatic --noinput")
+    gunicorn = command.index("gunicorn config.wsgi:application")
+    assert migrate < collectstatic < gunicorn
+    assert "--bind 0.0.0.0:8000" in command[gunicorn:]
+    assert "&&" in command[migrate:gunicorn], "a failed migration must stop the start"
+
+
+def test_web_is_configured_for_production_from_the_environment(compose: dict[str, Any]) -> None:
+    web = compose["services"]["web"]
+    env = web["environment"]
+    assert {"DATABASE_URL", "SECRET_KEY", "ALLOWED_HOSTS", "CORS_ALLOWED_ORIGINS"} <= set(env)
+    assert str(env["DEBUG"]).lower() == "false"
+    assert env["DATABASE_URL"].split("@")[1].startswith("db:5432/")
+    assert "8000:8000" in web["ports"]
+
+
+def test_web_is_built_from_the_project_with_no_dockerfile_of_its_own(
+    compose: dict[str, Any],
+) -> None:
+    build = compose["services"]["web"]["build"]
+    dockerfile = build["dockerfile_inline"]
+    assert build["context"] == "."
+    assert dockerfile.startswith("FROM python:3.12-slim")
+    assert "pip install" in dockerfile
+    copied = [
+        source
+        for line in dockerfile.splitlines()
+        if line.startswith("COPY ")
+        for source in line.split()[1:-1]
+    ]
+    assert {"pyproject.toml", "manage.py", "config", "games", "scoring"} <= set(copied)
+    missing = [source for source in copied if not (COMPOSE.parent / source).exists()]
+    assert not missing, f"the image copies paths the project does not have: {missing}"
