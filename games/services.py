@@ -18,6 +18,7 @@ from scoring import Outcome, Ruleset, View, get_ruleset, secure_rng, seeded_rng
 
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
+from .notify import announce
 from .tokens import hash_token, new_token, seat_for_token
 
 Render = Callable[[Game, list[Player]], dict[str, Any]]
@@ -150,6 +151,7 @@ def game_abandon(*, game_id: Any, by: str) -> Game:
         game.last_seq += 1
         Event.objects.create(game=game, seq=game.last_seq, type="abandoned", data={"by": by})
         game.save(update_fields=["status", "version", "last_seq", "updated_at"])
+        announce(game.id, game.last_seq)
     return game
 
 
@@ -187,6 +189,7 @@ def _save(game: Game, players: list[Player], ruleset: Ruleset, outcome: Outcome)
         game.winners = view.winners
         fields += ["status", "finished_at", "winners"]
     game.save(update_fields=fields)
+    announce(game.id, game.last_seq)
 
 
 def _fingerprint(seat: int, action: str, args: Mapping[str, Any]) -> str:
