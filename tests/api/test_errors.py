@@ -81,7 +81,9 @@ def test_a_post_to_an_unknown_path_is_not_found_even_with_csrf_checks(db):
     from django.test import Client
 
     client = Client(enforce_csrf_checks=True)
-    response = client.post("/api/v1/games/%C2%84/roll/", {"hold": [0]}, content_type="application/json")
+    response = client.post(
+        "/api/v1/games/%C2%84/roll/", {"hold": [0]}, content_type="application/json"
+    )
     assert_problem(response, 404, "not_found")
 
 
