@@ -72,7 +72,9 @@ class BoxGame(Ruleset):
             "saved": [0] * seats,
             "cards": [{box.id: None for box in self.boxes} for _ in range(seats)],
             "bonus": [0] * seats,
+            "left": [False] * seats,
             "finished": False,
+            "winners": [],
         }
 
     def rolls_left(self, state: State) -> int:
@@ -102,7 +104,8 @@ class BoxGame(Ruleset):
             players=players,
             totals=totals,
             finished=finished,
-            winners=best_seats(totals) if finished else [],
+            winners=list(state["winners"]),
+            left=list(state["left"]),
         )
 
     # -- moves -------------------------------------------------------------------------
@@ -197,24 +200,26 @@ class BoxGame(Ruleset):
                 },
             )
         )
-        self._end_turn(outcome, options)
+        self.end_turn(outcome, options)
 
-    def _end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
         state = outcome.state
-        seat = state["current"]
         if self.saves_rolls:
-            state["saved"][seat] = self.rolls_left(state)
+            state["saved"][state["current"]] = self.rolls_left(state)
         state.update(dice=None, held=[False] * self.dice, rolls_used=0)
-        if all(value is not None for card in state["cards"] for value in card.values()):
-            state["finished"] = True
-            totals = self.view(state, options=options).totals
-            outcome.events.append(
-                Event("finished", None, {"winners": best_seats(totals), "totals": totals})
-            )
-            return
-        state["current"] = (seat + 1) % len(state["cards"])
-        if state["current"] == 0:
-            state["round"] += 1
+        cards = [card for card, left in zip(state["cards"], state["left"], strict=True) if not left]
+        done = all(value is not None for card in cards for value in card.values())
+        if done or not self.advance(state):
+            self.finish(outcome, options)
+
+    def finish(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+        state = outcome.state
+        state.update(dice=None, held=[False] * self.dice, rolls_used=0, finished=True)
+        totals = self.view(state, options=options).totals
+        state["winners"] = best_seats(totals, state["left"])
+        outcome.events.append(
+            Event("finished", None, {"winners": state["winners"], "totals": totals})
+        )
 
     # -- calculator --------------------------------------------------------------------
 

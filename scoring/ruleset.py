@@ -122,6 +122,7 @@ class View:
     totals: list[int]
     finished: bool
     winners: list[int]
+    left: list[bool] = field(default_factory=list)
 
 
 class Ruleset(ABC):
@@ -200,6 +201,53 @@ class Ruleset(ABC):
         """Play one of :attr:`actions` for the current seat on ``outcome.state``, in place."""
 
     @abstractmethod
+    def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+        """Clear the current turn, then end the game or hand the dice on (:meth:`advance`)."""
+
+    @abstractmethod
+    def finish(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+        """End the game now: the winners and a ``finished`` event."""
+
+    def leave(self, state: State, *, seat: int, options: Mapping[str, Any], end: bool) -> Outcome:
+        """``seat`` resigns: its later turns are skipped, its total stands, it cannot win.
+
+        ``end`` (the service's word that no person is left to play) ends the game at once;
+        so does the last seat leaving.
+        """
+        if state["finished"]:
+            raise RuleError("game_not_active", "the game is over")
+        if state["left"][seat]:
+            raise RuleError("not_your_turn", f"seat {seat} has left the game")
+        outcome = Outcome(state=copy.deepcopy(state))
+        outcome.state["left"][seat] = True
+        outcome.events.append(Event("left", seat, {}))
+        if end or all(outcome.state["left"]):
+            self.finish(outcome, options)
+        elif outcome.state["current"] == seat:
+            self.end_turn(outcome, options)
+        return outcome
+
+    @staticmethod
+    def advance(state: State, *, stop_at: int | None = None) -> bool:
+        """Hand the turn to the next seat still playing; a new round when play wraps.
+
+        Answers False, moving nothing, when play would first reach ``stop_at`` (the seat
+        whose turn closes a final round) or when no seat is left to play.
+        """
+        left = state["left"]
+        seat = state["current"]
+        for step in range(1, len(left) + 1):
+            following = (seat + step) % len(left)
+            if following == stop_at:
+                return False
+            if not left[following]:
+                if seat + step >= len(left):
+                    state["round"] += 1
+                state["current"] = following
+                return True
+        return False
+
+    @abstractmethod
     def view(self, state: State, *, options: Mapping[str, Any]) -> View:
         """What players see of ``state``."""
 
@@ -208,7 +256,10 @@ class Ruleset(ABC):
         """The stateless score calculator's answer for a request body."""
 
 
-def best_seats(totals: Sequence[int]) -> list[int]:
-    """The winners: every seat with the best total (several in a draw)."""
-    best = max(totals)
-    return [seat for seat, total in enumerate(totals) if total == best]
+def best_seats(totals: Sequence[int], left: Sequence[bool] | None = None) -> list[int]:
+    """The winners: every seat still playing with the best total (several in a draw)."""
+    playing = [seat for seat in range(len(totals)) if not (left and left[seat])]
+    if not playing:
+        return []
+    best = max(totals[seat] for seat in playing)
+    return [seat for seat in playing if totals[seat] == best]

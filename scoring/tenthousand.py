@@ -21,9 +21,11 @@ The state is a JSON-ready dict that only this module reads:
     the value of every selection set aside this turn;
 ``totals``
     every seat's banked points;
-``final_turns``
-    ``None`` until a player reaches the target under ``final_round``; then how many of
-    the last turns are still to start once the current turn ends;
+``final_from``
+    ``None`` until a player reaches the target under ``final_round``; then that seat,
+    whose turn would close the final round (it does not play again);
+``left``
+    the seats that resigned: their turns are skipped and they cannot win;
 ``finished`` and ``winners``.
 
 The pure helpers :func:`selection_value`, :func:`best_selection`,
@@ -220,7 +222,8 @@ class TenThousand(Ruleset):
             "set_aside": [False] * DICE,
             "turn_points": 0,
             "totals": [0] * seats,
-            "final_turns": None,
+            "final_from": None,
+            "left": [False] * seats,
             "finished": False,
             "winners": [],
         }
@@ -260,6 +263,7 @@ class TenThousand(Ruleset):
             totals=totals,
             finished=finished,
             winners=list(state["winners"]),
+            left=list(state["left"]),
         )
 
     # -- moves -------------------------------------------------------------------------
@@ -334,7 +338,7 @@ class TenThousand(Ruleset):
             outcome.events.append(
                 Event("busted", seat, {"dice": faces, "lost": state["turn_points"]})
             )
-            self._end_turn(outcome, options)
+            self.end_turn(outcome, options)
 
     def _bank(self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any]) -> None:
         state = outcome.state
@@ -353,37 +357,31 @@ class TenThousand(Ruleset):
         total = state["totals"][seat]
         outcome.entries.append(Entry(seat, "", points, state["round"]))
         outcome.events.append(Event("banked", seat, {"points": points, "total": total}))
-        if state["final_turns"] is None and total >= options["target"]:
+        if state["final_from"] is None and total >= options["target"]:
             if not options["final_round"]:
-                self._finish(outcome, [seat])
+                self.finish(outcome, options)
                 return
             # Every other seat, from the next one on in turn order, gets one last turn.
-            state["final_turns"] = len(state["totals"]) - 1
-        self._end_turn(outcome, options)
+            state["final_from"] = seat
+        self.end_turn(outcome, options)
 
     def _pass(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
         state = outcome.state
         outcome.events.append(
             Event("passed", state["current"], {"lost": state["turn_points"]})
         )
-        self._end_turn(outcome, options)
+        self.end_turn(outcome, options)
 
-    def _end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
         """Clear the turn, then end the game or hand the dice to the next seat."""
         state = outcome.state
         state.update(dice=None, set_aside=[False] * DICE, turn_points=0)
-        if state["final_turns"] == 0:
-            self._finish(outcome, best_seats(state["totals"]))
-            return
-        if state["final_turns"] is not None:
-            state["final_turns"] -= 1
-        state["current"] = (state["current"] + 1) % len(state["totals"])
-        if state["current"] == 0:
-            state["round"] += 1
+        if not self.advance(state, stop_at=state["final_from"]):
+            self.finish(outcome, options)
 
-    @staticmethod
-    def _finish(outcome: Outcome, winners: list[int]) -> None:
+    def finish(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
         state = outcome.state
+        winners = best_seats(state["totals"], state["left"])
         state.update(
             dice=None, set_aside=[False] * DICE, turn_points=0, finished=True, winners=winners
         )
