@@ -24,10 +24,13 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 install: $(INSTALLED)
 
+# Served under ASGI by uvicorn (the live event streams need it): Django has no lifespan
+# events, and open streams get 3 s to end when the server stops.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/python manage.py runserver --noreload 127.0.0.1:$(PORT)
+	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
+		--lifespan off --timeout-graceful-shutdown 3
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -3,11 +3,12 @@
 See the table of settings in README.md.
 """
 
+import warnings
 from pathlib import Path
 
 import dj_database_url
 
-from .env import env_bool, env_list, env_str
+from .env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -62,9 +63,11 @@ TEMPLATES = [
     },
 ]
 
+# Served under ASGI (uvicorn), where Django's persistent connections must stay off: each
+# request runs in a thread of its own, so a kept connection would never be reused.
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60
+        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=0
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -91,6 +94,13 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# WhiteNoise hands its files over as synchronous iterators; Django under ASGI reads each
+# whole (fine for the docs' assets) and says so on each first use.
+warnings.filterwarnings(
+    "ignore",
+    "StreamingHttpResponse must consume synchronous iterators",
+    module="django.core.handlers.asgi",
+)
 
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_ALLOW_ALL_ORIGINS = env_bool("CORS_ALLOW_ALL_ORIGINS", False)
@@ -106,7 +116,16 @@ CORS_ALLOW_HEADERS = [
     "last-event-id",
 ]
 
+# Requests a client address may make: "<count>/<second|minute|hour|day>", empty for no limit.
+THROTTLE_RATES = {
+    "create": env_str("THROTTLE_CREATE", "60/minute"),
+    "moves": env_str("THROTTLE_MOVES", "600/minute"),
+}
+# Behind a proxy, the number of proxies whose X-Forwarded-For entries are trusted.
+NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0) or None
+
 REST_FRAMEWORK = {
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
@@ -136,8 +155,12 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema_hooks.add_game_stream",
     ],
 }
+
+# Waiting or active games untouched for this many days are abandoned by abandon_idle_games.
+ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -168,7 +168,13 @@ class SeatInline(ReadOnlyInline):
     verbose_name_plural = "seats (totals from the rules engine)"
     ordering = ("seat",)
     fields = (
-        "seat", "name", "computer", "scorecard", "upper_total", "upper_bonus", "yahtzee_bonus",
+        "seat",
+        "name",
+        "computer",
+        "scorecard",
+        "upper_total",
+        "upper_bonus",
+        "yahtzee_bonus",
         "engine_total",
     )
 
@@ -268,7 +274,13 @@ class GameAdmin(admin.ModelAdmin):
     inlines = (SeatInline, ScoreEntryInline, EventInline)
 
     list_display = (
-        "id", "ruleset", "status", "ranked", "player_names", "game_round", "created_at",
+        "id",
+        "ruleset",
+        "status",
+        "ranked",
+        "player_names",
+        "game_round",
+        "created_at",
         "finished_at",
     )
     list_filter = ("ruleset", "status", "ranked", ("created_at", admin.DateFieldListFilter))
@@ -283,7 +295,11 @@ class GameAdmin(admin.ModelAdmin):
             "Progress",
             {
                 "fields": (
-                    "game_round", "current_seat", "winners_display", "version", "last_seq",
+                    "game_round",
+                    "current_seat",
+                    "winners_display",
+                    "version",
+                    "last_seq",
                 )
             },
         ),
@@ -293,8 +309,19 @@ class GameAdmin(admin.ModelAdmin):
     # Everything but ``status``, which the form restricts (and which is read-only too once
     # the game is over, since the page is then view-only).
     readonly_fields = (
-        "id", "ruleset", "ranked", "seed", "options_display", "game_round", "current_seat",
-        "winners_display", "version", "last_seq", "created_at", "updated_at", "finished_at",
+        "id",
+        "ruleset",
+        "ranked",
+        "seed",
+        "options_display",
+        "game_round",
+        "current_seat",
+        "winners_display",
+        "version",
+        "last_seq",
+        "created_at",
+        "updated_at",
+        "finished_at",
         "state_display",
     )
 

@@ -23,6 +23,7 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     ranked = models.BooleanField(default=True)
     seed = models.BigIntegerField(null=True, blank=True)
+    open_seats = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
     last_seq = models.PositiveIntegerField(default=0)
     state = models.JSONField(default=dict)
@@ -33,7 +34,15 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            # The high-score table: ranked games of a ruleset that finished since a time.
+            models.Index(
+                fields=["ruleset", "finished_at"],
+                condition=Q(status="finished", ranked=True),
+                name="game_leaderboard",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.ruleset} {self.id} ({self.status})"

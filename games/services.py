@@ -2,26 +2,27 @@
 
 Each runs in one transaction with the game row locked: authorise and validate first, ask
 the rules engine, then write the state, the version, the log and the score entries together.
-A refused move raises before anything is written, so it changes nothing.
+A refused change raises before anything is written, so it changes nothing.
 """
 
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import Outcome, Ruleset, View, get_ruleset, secure_rng, seeded_rng
+from scoring import Event as RuleEvent
+from scoring import Outcome, Ruleset, get_ruleset, secure_rng, seeded_rng
 
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from .notify import announce
 from .tokens import hash_token, new_token, seat_for_token
 
-Render = Callable[[Game, list[Player]], dict[str, Any]]
+Render = Callable[..., dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,18 @@ class Created:
 class Moved:
     body: dict[str, Any]
     replayed: bool
+    status_code: int = 200
+
+
+@dataclass
+class Change:
+    """What one action did: the engine's outcome, and any seat token it created."""
+
+    outcome: Outcome
+    tokens: dict[int, str] = field(default_factory=dict)
+
+
+Apply = Callable[[Game, list[Player], Ruleset, int | None], Change]
 
 
 def game_create(
@@ -48,19 +61,23 @@ def game_create(
     ruleset_id: str,
     options: Mapping[str, Any] | None,
     players: Sequence[NewSeat],
+    open_seats: int = 0,
     seed: int | None = None,
 ) -> Created:
+    """A new game; with open seats it waits for others to join (or for a ``start``)."""
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
-    ruleset.check_seats(len(players))
+    ruleset.check_seats(len(players) + open_seats)
     state = ruleset.new_state(seats=len(players), options=chosen)
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=ruleset.id,
             options=chosen,
+            status=Game.Status.WAITING if open_seats else Game.Status.ACTIVE,
             ranked=seed is None,
             seed=seed,
+            open_seats=open_seats,
             state=state,
             last_seq=1,
         )
@@ -74,19 +91,10 @@ def game_create(
             )
             for seat, p in enumerate(players)
         )
+        seats = [{"seat": s, "name": p.name, "computer": p.computer} for s, p in enumerate(players)]
+        data = {"ruleset": ruleset.id, "options": chosen, "seed": seed, "players": seats}
         Event.objects.create(
-            game=game,
-            seq=1,
-            type="created",
-            data={
-                "ruleset": ruleset.id,
-                "options": chosen,
-                "seed": seed,
-                "players": [
-                    {"seat": s, "name": p.name, "computer": p.computer}
-                    for s, p in enumerate(players)
-                ],
-            },
+            game=game, seq=1, type="created", data=data | {"open_seats": open_seats}
         )
     return Created(game=game, players=list(rows), tokens=tokens)
 
@@ -101,49 +109,126 @@ def game_move(
     if_match: int | None = None,
     idempotency_key: str | None = None,
 ) -> Moved:
-    """Play one move for the seat the token belongs to and answer with ``render``'s body."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise ServiceError("not_found", "no game with this id")
-        players = list(Player.objects.filter(game=game).order_by("seat"))
-        seat = seat_for_token(players, token).seat
-        fingerprint = _fingerprint(seat, action, args)
-        if idempotency_key is not None:
-            first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
-            if first is not None:
-                if first.fingerprint != fingerprint:
-                    raise ServiceError(
-                        "idempotency_key_reused",
-                        "this Idempotency-Key was used for a different request",
-                    )
-                return Moved(body=first.body, replayed=True)
-        if if_match is not None and if_match != game.version:
-            raise ServiceError(
-                "version_mismatch", f"the game is at version {game.version}, not {if_match}"
-            )
-        if game.status != Game.Status.ACTIVE:
-            raise ServiceError("game_not_active", f"the game is {game.status}")
-        ruleset = get_ruleset(game.ruleset)
+    """Play one move for the seat the token belongs to."""
+
+    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+        _check_active(game)
         rng = secure_rng() if game.seed is None else seeded_rng(game.seed, game.version)
         outcome = ruleset.move(
             game.state, seat=seat, action=action, args=args, options=game.options, rng=rng
         )
-        _save(game, players, ruleset, outcome)
-        body = render(game, players)
-        if idempotency_key is not None:
-            IdempotencyRecord.objects.create(
-                game=game, key=idempotency_key, fingerprint=fingerprint, status_code=200, body=body
-            )
-    return Moved(body=body, replayed=False)
+        return Change(outcome)
+
+    return _locked_change(
+        game_id=game_id,
+        token=token,
+        action=action,
+        args=args,
+        render=render,
+        if_match=if_match,
+        idempotency_key=idempotency_key,
+        apply=apply,
+    )
+
+
+def game_leave(
+    *,
+    game_id: Any,
+    token: str | None,
+    render: Render,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Moved:
+    """The seat resigns; the game goes on among the others, or ends if no person is left."""
+
+    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+        _check_active(game)
+        left = ruleset.view(game.state, options=game.options).left
+        persons = [p for p in players if p.computer is None and not left[p.seat] and p.seat != seat]
+        outcome = ruleset.leave(game.state, seat=seat, options=game.options, end=not persons)
+        return Change(outcome)
+
+    return _locked_change(
+        game_id=game_id,
+        token=token,
+        action="leave",
+        args={},
+        render=render,
+        if_match=if_match,
+        idempotency_key=idempotency_key,
+        apply=apply,
+    )
+
+
+def game_start(
+    *,
+    game_id: Any,
+    token: str | None,
+    render: Render,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> Moved:
+    """A seated person starts a waiting game; the seats still open are dropped."""
+
+    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+        if game.status != Game.Status.WAITING:
+            raise ServiceError("game_not_active", f"the game is {game.status}, not waiting")
+        return Change(Outcome(state=game.state, events=[_started(game, players, seat)]))
+
+    return _locked_change(
+        game_id=game_id,
+        token=token,
+        action="start",
+        args={},
+        render=render,
+        if_match=if_match,
+        idempotency_key=idempotency_key,
+        apply=apply,
+    )
+
+
+def game_join(
+    *, game_id: Any, name: str, render: Render, idempotency_key: str | None = None
+) -> Moved:
+    """Take the next open seat; the answer carries the new seat's token (and only it)."""
+
+    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+        if game.status == Game.Status.ACTIVE or (
+            game.status == Game.Status.WAITING and not game.open_seats
+        ):
+            raise ServiceError("game_full", "every seat of this game is taken")
+        if game.status != Game.Status.WAITING:
+            raise ServiceError("game_not_active", f"the game is {game.status}")
+        token = new_token()
+        joined = Player.objects.create(
+            game=game, seat=len(players), name=name, token_hash=hash_token(token)
+        )
+        players.append(joined)
+        # Nobody moves while a game waits, so its state is always a fresh one for its seats.
+        state = ruleset.new_state(seats=len(players), options=game.options)
+        events = [RuleEvent("joined", joined.seat, {"name": name})]
+        game.open_seats -= 1
+        if not game.open_seats:
+            events.append(_started(game, players, None))
+        return Change(Outcome(state=state, events=events), tokens={joined.seat: token})
+
+    return _locked_change(
+        game_id=game_id,
+        token=None,
+        action="join",
+        args={"name": name},
+        render=render,
+        idempotency_key=idempotency_key,
+        apply=apply,
+        needs_token=False,
+        status_code=201,
+    )
 
 
 def game_abandon(*, game_id: Any, by: str) -> Game:
     """Mark a game that is not over ``abandoned``, logged like any change."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise ServiceError("not_found", "no game with this id")
+        game = _locked(game_id)
         if game.status not in (Game.Status.WAITING, Game.Status.ACTIVE):
             raise ServiceError("game_not_active", f"the game is {game.status} already")
         game.status = Game.Status.ABANDONED
@@ -155,8 +240,76 @@ def game_abandon(*, game_id: Any, by: str) -> Game:
     return game
 
 
+# -- the common path of every change -----------------------------------------------------
+
+
+def _locked_change(
+    *,
+    game_id: Any,
+    token: str | None,
+    action: str,
+    args: Mapping[str, Any],
+    render: Render,
+    apply: Apply,
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+    needs_token: bool = True,
+    status_code: int = 200,
+) -> Moved:
+    """Lock, authorise, replay or check the version, apply, save, answer: in one transaction."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        players = list(Player.objects.filter(game=game).order_by("seat"))
+        seat = seat_for_token(players, token).seat if needs_token else None
+        fingerprint = _fingerprint(seat, action, args)
+        if idempotency_key is not None:
+            first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
+            if first is not None:
+                if first.fingerprint != fingerprint:
+                    raise ServiceError(
+                        "idempotency_key_reused",
+                        "this Idempotency-Key was used for a different request",
+                    )
+                return Moved(body=first.body, replayed=True, status_code=first.status_code)
+        if if_match is not None and if_match != game.version:
+            raise ServiceError(
+                "version_mismatch", f"the game is at version {game.version}, not {if_match}"
+            )
+        ruleset = get_ruleset(game.ruleset)
+        change = apply(game, players, ruleset, seat)
+        _save(game, players, ruleset, change.outcome)
+        body = render(game, players, change.tokens)
+        if idempotency_key is not None:
+            IdempotencyRecord.objects.create(
+                game=game,
+                key=idempotency_key,
+                fingerprint=fingerprint,
+                status_code=status_code,
+                body=body,
+            )
+    return Moved(body=body, replayed=False, status_code=status_code)
+
+
+def _locked(game_id: Any) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise ServiceError("not_found", "no game with this id")
+    return game
+
+
+def _check_active(game: Game) -> None:
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError("game_not_active", f"the game is {game.status}")
+
+
+def _started(game: Game, players: list[Player], by: int | None) -> RuleEvent:
+    game.status = Game.Status.ACTIVE
+    game.open_seats = 0
+    return RuleEvent("started", by, {"seats": len(players)})
+
+
 def _save(game: Game, players: list[Player], ruleset: Ruleset, outcome: Outcome) -> None:
-    view: View = ruleset.view(outcome.state, options=game.options)
+    view = ruleset.view(outcome.state, options=game.options)
     by_seat = {player.seat: player for player in players}
     first_seq = game.last_seq + 1
     Event.objects.bulk_create(
@@ -182,17 +335,26 @@ def _save(game: Game, players: list[Player], ruleset: Ruleset, outcome: Outcome)
     game.state = outcome.state
     game.version += 1
     game.last_seq = first_seq + len(outcome.events) - 1
-    fields = ["state", "version", "last_seq", "updated_at"]
     if view.finished:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.winners = view.winners
-        fields += ["status", "finished_at", "winners"]
-    game.save(update_fields=fields)
+    game.save(
+        update_fields=[
+            "state",
+            "version",
+            "last_seq",
+            "updated_at",
+            "status",
+            "open_seats",
+            "finished_at",
+            "winners",
+        ]
+    )
     announce(game.id, game.last_seq)
 
 
-def _fingerprint(seat: int, action: str, args: Mapping[str, Any]) -> str:
+def _fingerprint(seat: int | None, action: str, args: Mapping[str, Any]) -> str:
     request = json.dumps(
         {"seat": seat, "action": action, "args": args}, sort_keys=True, default=str
     )

@@ -51,10 +51,19 @@ def test_web_migrates_and_collects_static_files_before_gunicorn_starts(
     command = command_text(compose["services"]["web"])
     migrate = command.index("manage.py migrate --noinput")
     collectstatic = command.index("manage.py collectstatic --noinput")
-    gunicorn = command.index("gunicorn config.wsgi:application")
+    gunicorn = command.index("gunicorn config.asgi:application")
     assert migrate < collectstatic < gunicorn
     assert "--bind 0.0.0.0:8000" in command[gunicorn:]
     assert "&&" in command[migrate:gunicorn], "a failed migration must stop the start"
+
+
+def test_web_serves_asgi_with_uvicorn_workers_for_the_live_streams(
+    compose: dict[str, Any],
+) -> None:
+    command = command_text(compose["services"]["web"]).split()
+    server = command[command.index("gunicorn"):]
+    assert server[1] == "config.asgi:application"
+    assert server[server.index("--worker-class") + 1] == "uvicorn_worker.UvicornWorker"
 
 
 def test_web_is_configured_for_production_from_the_environment(compose: dict[str, Any]) -> None:

@@ -12,11 +12,13 @@ WHEN = {
     405: "The path does not take this method (`method_not_allowed`).",
     406: "The client accepts no JSON (`not_acceptable`).",
     409: "The move breaks the rules now (`not_your_turn`, `game_not_active`, `no_rolls_left`, "
-    "`roll_first`, `category_filled`, `category_not_allowed`, `not_scoring`, `bank_too_low`).",
+    "`roll_first`, `category_filled`, `category_not_allowed`, `not_scoring`, `bank_too_low`, "
+    "`game_full`).",
     412: "`If-Match` named another version (`version_mismatch`).",
     413: "The body is larger than the service accepts (`request_too_large`).",
     415: "The body is not `application/json` (`unsupported_media_type`).",
     422: "The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).",
+    429: "Too many requests from this address (`throttled`); see `Retry-After`.",
     503: "The database cannot be reached (`database_unavailable`).",
 }
 ALWAYS = (405, 406)

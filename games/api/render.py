@@ -14,6 +14,7 @@ def render_game(
     seats = []
     for player, shown in zip(players, view.players, strict=True):
         seat = {"seat": player.seat, "name": player.name, "computer": player.computer, **shown}
+        seat["left"] = bool(view.left and view.left[player.seat])
         if tokens and player.seat in tokens:
             seat["token"] = tokens[player.seat]
         seats.append(seat)
@@ -24,6 +25,7 @@ def render_game(
         "status": game.status,
         "ranked": game.ranked,
         "seed": game.seed,
+        "open_seats": game.open_seats,
         "version": game.version,
         "round": view.round,
         "current_seat": view.current_seat if game.status == Game.Status.ACTIVE else None,

@@ -42,7 +42,11 @@ class GameCreateIn(serializers.Serializer):
     )
     players = SeatIn(many=True, min_length=1, max_length=8, help_text="The seats, in turn order.")
     open_seats = serializers.IntegerField(
-        min_value=0, max_value=0, default=0, help_text="Seats for others to join (not offered yet)."
+        min_value=0,
+        max_value=7,
+        default=0,
+        help_text="Extra seats that others take with `join`; the game waits until they are "
+        "filled or a seated person calls `start`.",
     )
     seed = serializers.IntegerField(
         required=False,
@@ -96,6 +100,10 @@ class HoldIn(serializers.Serializer):
     hold = positions(
         "Positions (from 0) of the dice to keep at the next roll; all others are freed."
     )
+
+
+class JoinIn(serializers.Serializer):
+    name = serializers.CharField(max_length=50, trim_whitespace=True)
 
 
 class CategoryIn(serializers.Serializer):
@@ -159,6 +167,7 @@ class PlayerOut(serializers.Serializer):
     upper_bonus = serializers.IntegerField(required=False)
     yahtzee_bonus = serializers.IntegerField(required=False)
     total = serializers.IntegerField()
+    left = serializers.BooleanField(help_text="The seat resigned: its turns are skipped.")
     token = serializers.CharField(
         required=False, help_text="Only in the answer that created the seat: keep it to move."
     )
@@ -171,6 +180,7 @@ class GameOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=["waiting", "active", "finished", "abandoned"])
     ranked = serializers.BooleanField()
     seed = serializers.IntegerField(allow_null=True)
+    open_seats = serializers.IntegerField(help_text="Seats still open to `join`.")
     version = serializers.IntegerField()
     round = serializers.IntegerField()
     current_seat = serializers.IntegerField(allow_null=True)

@@ -37,12 +37,14 @@ from .serializers import (
     GameOut,
     HealthOut,
     HoldIn,
+    JoinIn,
     PassIn,
     RollIn,
     RulesetOut,
     ScoreIn,
     ScoreOut,
 )
+from .throttles import CreateThrottle, MoveThrottle
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
@@ -62,6 +64,15 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Any unique string (at most 255 characters): a retry with the same key and "
     "request returns the first answer without moving again.",
 )
+CHANGES = {"roll", "hold", "score", "scratch", "bank", "pass_turn", "leave", "start", "join"}
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description='`"<etag>"` of the copy you have: answers 304 with no body if it is current.',
+)
+NOT_MODIFIED = OpenApiResponse(description="Your copy is current (no body).")
 ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The game\'s version, as `"12"`.'}}
 
 
@@ -77,7 +88,7 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
         parameters=[IF_MATCH, IDEMPOTENCY_KEY],
         responses={
             200: OpenApiResponse(GameOut, description="The game after the move."),
-            **docs.problems(400, 401, 404, 409, 412, 413, 415, 422),
+            **docs.problems(400, 401, 404, 409, 412, 413, 415, 422, 429),
         },
         examples=[*examples, docs.GAME_EXAMPLE, docs.PROBLEM_EXAMPLE],
     )
@@ -98,7 +109,8 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
     ),
     retrieve=extend_schema(
         summary="Get a game",
-        responses={200: GameOut, **docs.problems(404)},
+        parameters=[IF_NONE_MATCH],
+        responses={200: GameOut, 304: NOT_MODIFIED, **docs.problems(404)},
         examples=[docs.GAME_EXAMPLE],
     ),
 )
@@ -108,6 +120,13 @@ class GameViewSet(viewsets.GenericViewSet):
     serializer_class = GameOut
     authentication_classes: list = []
 
+    def get_throttles(self) -> list:
+        if self.action == "create":
+            return [CreateThrottle()]
+        if self.action in CHANGES:
+            return [MoveThrottle()]
+        return []
+
     def get_queryset(self):  # noqa: ANN201
         seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
         return Game.objects.prefetch_related(seats).order_by("-created_at", "id")
@@ -116,7 +135,7 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="Create a game",
         description="The answer carries each person's seat token, shown only here.",
         request=GameCreateIn,
-        responses={201: GameOut, **docs.problems(400, 413, 415)},
+        responses={201: GameOut, **docs.problems(400, 413, 415, 429)},
         examples=[
             docs.GAME_EXAMPLE,
             OpenApiExample(
@@ -143,6 +162,7 @@ class GameViewSet(viewsets.GenericViewSet):
             ruleset_id=data["ruleset"],
             options=data["options"],
             players=[services.NewSeat(p["name"], p["computer"]) for p in data["players"]],
+            open_seats=data["open_seats"],
             seed=data["seed"],
         )
         body = render_game(created.game, created.players, created.tokens)
@@ -153,9 +173,12 @@ class GameViewSet(viewsets.GenericViewSet):
         return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
 
     def retrieve(self, request: Request, pk: str) -> Response:
-        game = self.get_queryset().filter(pk=pk).first()
-        if game is None:
+        version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+        if version is None:
             raise NotFound("no game with this id")
+        if _unchanged(request, version):
+            return not_modified(version)
+        game = self.get_queryset().get(pk=pk)
         return with_etag(render_game(game, list(game.players.all())))
 
     @move_schema(
@@ -247,8 +270,8 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(
         summary="The game's log",
         description="Events oldest first; page with `after` (the last `seq` you have).",
-        parameters=[EventsQuery],
-        responses={200: EventOut(many=True), **docs.problems(400, 404)},
+        parameters=[EventsQuery, IF_NONE_MATCH],
+        responses={200: EventOut(many=True), 304: NOT_MODIFIED, **docs.problems(400, 404)},
         examples=[
             OpenApiExample(
                 "A roll",
@@ -269,11 +292,61 @@ class GameViewSet(viewsets.GenericViewSet):
     def events(self, request: Request, pk: str) -> Response:
         query = EventsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        if not Game.objects.filter(pk=pk).exists():
+        last_seq = Game.objects.filter(pk=pk).values_list("last_seq", flat=True).first()
+        if last_seq is None:
             raise NotFound("no game with this id")
+        if _unchanged(request, last_seq):
+            return not_modified(last_seq)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
         events = Event.objects.filter(game_id=pk, seq__gt=after).order_by("seq")[:limit]
-        return Response([render_event(e) for e in events])
+        return Response([render_event(e) for e in events], headers={"ETag": f'"{last_seq}"'})
+
+    @move_schema(
+        "Leave the game",
+        PassIn,
+        "The seat resigns: its later turns are skipped, its total stands and it cannot win; "
+        "the game goes on among the others and ends when no person is left to play.",
+        [OpenApiExample("Leave", value={}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
+    def leave(self, request: Request, pk: str) -> Response:
+        left = services.game_leave(game_id=pk, token=request.auth, **_conditions(request))
+        return self._answer(left)
+
+    @move_schema(
+        "Start a waiting game",
+        PassIn,
+        "A seated person starts the game now; the seats still open are dropped.",
+        [OpenApiExample("Start", value={}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
+    def start(self, request: Request, pk: str) -> Response:
+        started = services.game_start(game_id=pk, token=request.auth, **_conditions(request))
+        return self._answer(started)
+
+    @extend_schema(
+        summary="Join a waiting game",
+        description="Takes the next open seat; no token is needed. The answer carries the new "
+        "seat's token, shown only here. When the last open seat is taken the game starts.",
+        request=JoinIn,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: OpenApiResponse(GameOut, description="The game, the new seat with its token."),
+            **docs.problems(400, 404, 409, 413, 415, 422, 429),
+        },
+        examples=[OpenApiExample("Join as Cleo", value={"name": "Cleo"}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, pk: str) -> Response:
+        given = JoinIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        joined = services.game_join(
+            game_id=pk,
+            name=given.validated_data["name"],
+            render=render_game,
+            idempotency_key=_idempotency_key(request),
+        )
+        return self._answer(joined)
 
     def _move(self, request: Request, pk: str, action: str, fields: tuple[str, ...]) -> Response:
         if not isinstance(request.data, dict):
@@ -283,12 +356,39 @@ class GameViewSet(viewsets.GenericViewSet):
             token=request.auth,
             action=action,
             args={name: request.data[name] for name in fields if name in request.data},
-            render=render_game,
-            if_match=_if_match(request),
-            idempotency_key=_idempotency_key(request),
+            **_conditions(request),
         )
+        return self._answer(moved)
+
+    @staticmethod
+    def _answer(moved: services.Moved) -> Response:
         replayed = {"Idempotent-Replayed": "true"} if moved.replayed else {}
-        return with_etag(moved.body, **replayed)
+        return with_etag(moved.body, moved.status_code, **replayed)
+
+
+def _conditions(request: Request) -> dict[str, Any]:
+    """What every change request carries besides its body: how to answer, and its headers."""
+    return {
+        "render": render_game,
+        "if_match": _if_match(request),
+        "idempotency_key": _idempotency_key(request),
+    }
+
+
+def not_modified(tag: int) -> Response:
+    return Response(status=304, headers={"ETag": f'"{tag}"'})
+
+
+def _unchanged(request: Request, tag: int) -> bool:
+    """Whether ``If-None-Match`` names the current tag (or ``*``)."""
+    header = request.headers.get("If-None-Match")
+    if header is None:
+        return False
+    for candidate in header.split(","):
+        match = ETAG_RE.match(candidate)
+        if candidate.strip() == "*" or (match and int(match.group(1)) == tag):
+            return True
+    return False
 
 
 def _if_match(request: Request) -> int | None:

@@ -69,3 +69,9 @@ def assert_problem(response, status: int, code: str) -> dict[str, Any]:  # noqa:
     assert body["code"] == code
     assert body["title"] and body["detail"] and body["type"]
     return body
+
+
+@pytest.fixture(autouse=True)
+def no_throttles(settings) -> None:  # noqa: ANN001
+    """Tests make requests much faster than any person; the throttle tests set rates."""
+    settings.THROTTLE_RATES = {}

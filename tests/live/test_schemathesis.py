@@ -38,6 +38,7 @@ def test_the_api_answers_every_generated_request_as_its_schema_says(
 ) -> None:
     command = [
         str(Path(sys.executable).with_name("schemathesis")),
+        "--config-file", str(HERE / "schemathesis.toml"),  # the event stream's read timeout
         "run", f"{live_service.url}/api/v1/schema/",
         "--phases", ",".join(PHASES),
         "--checks", ",".join(CHECKS),

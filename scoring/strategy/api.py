@@ -1,0 +1,264 @@
+"""The public face of the solver: build, load and ask.
+
+Tables are solved once per ruleset and options, written to a folder the caller chooses
+(the Django layer passes a setting) and kept in memory per process after the first use.
+A missing or stale table is rebuilt on first use, under a lock so that concurrent callers
+in one process solve it once.
+"""
+
+import math
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..boxgame import Card
+from ..dice import check_dice
+from ..errors import RuleError
+from .combinatorics import sub_multisets
+from .model import BoxModel, resolve
+from .table import Solver, StaleTable, Table, build, expected_meta, read, solver_for, table_path
+from .turn import keep_values, roll_on
+
+Folder = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A ruleset's model, its solver and its loaded table: what answering advice needs."""
+
+    model: BoxModel
+    solver: Solver
+    table: Table
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The answer for one position.
+
+    ``expected_final`` is the points already on the card (bonuses included) plus the
+    expected points still to come under optimal play. ``options`` lists every legal move,
+    best first: ``{"action": "score", "category", "points", "expected_final"}`` for each
+    box ``legal()`` allows, and, while rolls are left, ``{"action": "roll", "hold",
+    "expected_final"}`` for each distinct keep (``hold``: positions in the given dice).
+    At the start of a turn (no dice) there are no options.
+    """
+
+    ruleset: str
+    rule_options: dict[str, Any]
+    banked: int
+    expected_final: float
+    best: dict[str, Any] | None
+    options: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "rule_options": dict(self.rule_options),
+            "banked": self.banked,
+            "expected_final": self.expected_final,
+            "best": self.best,
+            "options": list(self.options),
+        }
+
+
+_lock = threading.RLock()
+_loaded: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Strategy] = {}
+
+
+def _key(folder: Folder, ruleset_id: str, options: Mapping[str, Any]) -> tuple:
+    return (str(Path(folder).resolve()), ruleset_id, tuple(sorted(options.items())))
+
+
+def build_table(
+    ruleset_id: str, options: Mapping[str, Any] | None, folder: Folder
+) -> Path:
+    """Solve the table for this ruleset and options (even if a fresh one exists), write it
+    into ``folder`` and keep it loaded. Returns the file's path."""
+    ruleset, full = resolve(ruleset_id, options)
+    model = BoxModel(ruleset, full)
+    solver = solver_for(model)
+    with _lock:
+        table = build(model, solver, folder)
+        _loaded[_key(folder, ruleset.id, full)] = Strategy(model, solver, table)
+    return table.path
+
+
+def load_strategy(
+    ruleset_id: str,
+    options: Mapping[str, Any] | None,
+    folder: Folder,
+    *,
+    build_missing: bool = True,
+) -> Strategy:
+    """The loaded strategy, reading its table from ``folder`` or, if it is missing or
+    stale, building it (unless ``build_missing`` is false: then ``FileNotFoundError`` or
+    :class:`StaleTable`)."""
+    ruleset, full = resolve(ruleset_id, options)
+    key = _key(folder, ruleset.id, full)
+    with _lock:
+        if key in _loaded:
+            return _loaded[key]
+        model = BoxModel(ruleset, full)
+        solver = solver_for(model)
+        try:
+            table = read(table_path(folder, model), expected_meta(model, solver))
+        except (FileNotFoundError, StaleTable):
+            if not build_missing:
+                raise
+            table = build(model, solver, folder)
+        _loaded[key] = Strategy(model, solver, table)
+        return _loaded[key]
+
+
+def load_table(
+    ruleset_id: str,
+    options: Mapping[str, Any] | None,
+    folder: Folder,
+    *,
+    build_missing: bool = True,
+) -> Table:
+    """The loaded table (see :func:`load_strategy`)."""
+    return load_strategy(ruleset_id, options, folder, build_missing=build_missing).table
+
+
+def unload_all() -> None:
+    """Forget every loaded table (tests, benchmarks)."""
+    with _lock:
+        _loaded.clear()
+
+
+def loaded_bytes() -> int:
+    """Bytes held by the value arrays of every loaded table."""
+    with _lock:
+        return sum(strategy.table.values.nbytes for strategy in _loaded.values())
+
+
+def advise(
+    ruleset_id: str,
+    options: Mapping[str, Any] | None,
+    scorecard: Mapping[str, int | None] | None,
+    yahtzee_bonus: int | None,
+    dice: Sequence[int] | None,
+    rolls_left: int | None,
+    folder: Folder,
+) -> Advice:
+    """Optimal solitaire advice for one position (see :class:`Advice`).
+
+    ``rolls_left`` is how many rolls are still allowed after ``dice`` (0 to 2); it is
+    ignored when ``dice`` is None (the start of a turn). Bad input raises :class:`RuleError`
+    with the engine's codes (``invalid``, ``invalid_dice``, ``unknown_category``...).
+    """
+    strategy = load_strategy(ruleset_id, options, folder)
+    return advise_with(strategy, scorecard, yahtzee_bonus, dice, rolls_left)
+
+
+def advise_with(
+    strategy: Strategy,
+    scorecard: Mapping[str, int | None] | None,
+    yahtzee_bonus: int | None,
+    dice: Sequence[int] | None,
+    rolls_left: int | None,
+) -> Advice:
+    """:func:`advise` on an already loaded strategy."""
+    m = strategy.model
+    ruleset = m.ruleset
+    card = ruleset.check_card(scorecard)
+    bonus = _check_count(yahtzee_bonus, "yahtzee_bonus", 0)
+    banked = ruleset.seat_view(card, bonus)["total"]
+    index, f, u, to_come = _position(strategy, card, bonus)
+    answer = dict(ruleset=ruleset.id, rule_options=dict(m.options), banked=banked)
+    if dice is None or all(value is not None for value in card.values()):
+        return Advice(**answer, expected_final=banked + to_come, best=None)
+    dice = check_dice(dice, ruleset.dice)
+    left = _check_count(rolls_left, "rolls_left", None)
+    if left >= m.rolls_per_turn:
+        raise RuleError(
+            "invalid", f"rolls_left runs from 0 to {m.rolls_per_turn - 1}", field="rolls_left"
+        )
+
+    choices = _score_options(strategy, card, bonus, dice)
+    if left:
+        rolls = strategy.solver.roll_values(
+            strategy.table.values, index, np.array([f]), np.array([u])
+        )
+        for _ in range(left - 1):
+            rolls = roll_on(m.space, rolls)
+        keeps = keep_values(m.space, rolls)[:, 0]
+        for keep in sub_multisets(tuple(sorted(dice))):
+            choices.append({
+                "action": "roll",
+                "hold": _positions(dice, keep),
+                "expected_final": banked + float(keeps[m.space.keep_index[keep]]),
+            })
+    # Best first; near-equal values (float noise) keep their order: scoring before rolling.
+    choices.sort(key=lambda choice: -round(choice["expected_final"], 6))
+    return Advice(
+        **answer, expected_final=choices[0]["expected_final"], best=choices[0], options=choices
+    )
+
+
+def _score_options(
+    strategy: Strategy, card: Card, bonus: int, dice: list[int]
+) -> list[dict[str, Any]]:
+    """Every box the engine allows, valued with the engine's own totals after the fill."""
+    m = strategy.model
+    ruleset = m.ruleset
+    legal = ruleset.legal(card, dice, m.options)
+    earned = ruleset.fill_bonus(card, dice, m.options, bonus)
+    options = []
+    for box_id, points in legal.items():
+        after = {**card, box_id: points}
+        total = ruleset.seat_view(after, bonus + earned)["total"]
+        to_come = _position(strategy, after, bonus + earned)[3]
+        options.append({
+            "action": "score",
+            "category": box_id,
+            "points": points,
+            "expected_final": total + to_come,
+        })
+    return options
+
+
+def _position(strategy: Strategy, card: Card, bonus: int) -> tuple[int, int, int, float]:
+    """(table row, flag, capped upper total, expected points to come) of a card."""
+    m = strategy.model
+    index = strategy.solver.state_index(m.mask_of(card))
+    if index is None:
+        raise RuleError(
+            "invalid", f"{m.ruleset.id} fills its boxes in order: this card skips one",
+            field="scorecard",
+        )
+    upper = sum(card[m.box_ids[b]] or 0 for b in range(m.n_boxes) if m.upper[b])
+    u = min(m.threshold, upper)
+    f = m.flag_of(card, bonus)
+    to_come = float(strategy.table.values[index, f, u])
+    if math.isnan(to_come):
+        raise RuleError(
+            "invalid", "no game reaches this scorecard: an upper box holds points no dice make",
+            field="scorecard",
+        )
+    return index, f, u, to_come
+
+
+def _check_count(value: object, name: str, default: int | None) -> int:
+    if value is None and default is not None:
+        return default
+    if type(value) is not int or value < 0:
+        raise RuleError("invalid", f"{name} must be a whole number from 0", field=name)
+    return value
+
+
+def _positions(dice: Sequence[int], keep: Sequence[int]) -> list[int]:
+    """Positions in ``dice`` that hold the multiset ``keep``: the first dice of each face."""
+    wanted = list(keep)
+    held = []
+    for i, face in enumerate(dice):
+        if face in wanted:
+            wanted.remove(face)
+            held.append(i)
+    return held

@@ -1,0 +1,277 @@
+"""The live stream's parts, without a server or a database: messages, positions, pacing.
+
+The stream itself, through the real ASGI server, is pinned by tests/live/test_stream.py.
+"""
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from types import SimpleNamespace
+from typing import Any
+
+import dj_database_url
+import psycopg
+import pytest
+from django.test import RequestFactory
+
+from games.api import stream
+from games.api.stream import (
+    KEEP_ALIVE,
+    POLL_SECONDS,
+    RETRY,
+    BadPosition,
+    Progress,
+    Wakeups,
+    event_stream,
+    listen,
+    listen_parameters,
+    sse_message,
+    start_position,
+)
+
+GAME = uuid.UUID("3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10")
+
+
+def event(seq: int, type_: str = "rolled", **data: Any) -> dict[str, Any]:
+    return {"seq": seq, "type": type_, "seat": 0, "data": data, "created_at": "2026-11-21T10:00Z"}
+
+
+# -- messages and positions -------------------------------------------------------------------
+
+
+def test_a_message_is_the_seq_the_type_and_the_event_as_json_on_one_line() -> None:
+    rolled = event(3, dice=[3, 3, 5, 1, 6], note="two\nlines", name="Zoë")
+    lines = sse_message(rolled).decode().split("\n")
+    assert lines[:2] == ["id: 3", "event: rolled"]
+    assert lines[2].startswith("data: ")
+    assert json.loads(lines[2].removeprefix("data: ")) == rolled
+    assert lines[3:] == ["", ""]  # a blank line ends the message
+    assert "Zoë" in lines[2]  # UTF-8, as the events endpoint renders it
+
+
+def test_the_hint_and_the_heartbeat_are_what_event_source_expects() -> None:
+    assert RETRY == b"retry: 2000\n\n"
+    assert KEEP_ALIVE == b": keep-alive\n\n"  # a comment: EventSource ignores it
+
+
+@pytest.mark.parametrize(
+    ("query", "header", "expected"),
+    [
+        ({}, None, 0),
+        ({"after": "4"}, None, 4),
+        ({}, "7", 7),
+        ({"after": "4"}, "7", 7),  # a reconnecting browser: its header is newer than its URL
+        ({"after": "4"}, "", 4),  # an empty id is no id
+        ({}, "2147483647", 2147483647),
+    ],
+)
+def test_the_stream_starts_after_last_event_id_else_after(
+    query: dict[str, str], header: str | None, expected: int
+) -> None:
+    headers = {} if header is None else {"HTTP_LAST_EVENT_ID": header}
+    assert start_position(RequestFactory().get("/", query, **headers)) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "header", "field"),
+    [
+        ({"after": "-1"}, None, "after"),
+        ({"after": "1.5"}, None, "after"),
+        ({"after": ""}, None, "after"),
+        ({"after": "2147483648"}, None, "after"),
+        ({"after": "\u0663"}, None, "after"),  # an Arabic-Indic 3 is a digit, not a seq
+        ({"after": "3\n"}, None, "after"),
+        ({}, "abc", "Last-Event-ID"),
+        ({"after": "x"}, "3", "after"),  # a bad query is bad even when the header is good
+    ],
+)
+def test_a_position_that_is_not_an_event_seq_is_refused(
+    query: dict[str, str], header: str | None, field: str
+) -> None:
+    headers = {} if header is None else {"HTTP_LAST_EVENT_ID": header}
+    with pytest.raises(BadPosition) as refused:
+        start_position(RequestFactory().get("/", query, **headers))
+    assert refused.value.field == field
+
+
+# -- the stream's pacing, with a fake log and fake wake-ups ----------------------------------
+
+
+class FakeWaiting:
+    interval = 0.01
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+        self.closed = False
+
+    async def wait(self, timeout: float) -> None:
+        self.waits.append(timeout)
+        await asyncio.sleep(min(timeout, self.interval))
+
+
+def waking(waiting: FakeWaiting) -> Callable[[uuid.UUID], Any]:
+    @asynccontextmanager
+    async def wake(game_id: uuid.UUID) -> AsyncIterator[FakeWaiting]:
+        try:
+            yield waiting
+        finally:
+            waiting.closed = True
+
+    return wake
+
+
+def reading(*found: Progress | None) -> tuple[Callable[..., Any], list[int]]:
+    """A fake log read answering each of ``found`` in turn, then the last one again."""
+    asked: list[int] = []
+    answers = list(found)
+
+    async def read(game_id: uuid.UUID, after: int) -> Progress | None:
+        asked.append(after)
+        return answers.pop(0) if len(answers) > 1 else answers[0]
+
+    return read, asked
+
+
+async def gather(chunks: AsyncIterator[bytes], until: bytes | None = None) -> list[bytes]:
+    got = []
+    async for chunk in chunks:
+        got.append(chunk)
+        if chunk == until:
+            await chunks.aclose()  # type: ignore[attr-defined]
+            break
+    return got
+
+
+def test_the_stream_sends_each_new_event_once_and_ends_when_the_game_is_over() -> None:
+    one, two, done = event(1, "created"), event(2), event(3, "finished")
+    read, asked = reading(
+        Progress(over=False, last_seq=2, events=[one, two]),
+        Progress(over=False, last_seq=2, events=[]),
+        Progress(over=True, last_seq=3, events=[done]),
+    )
+    waiting = FakeWaiting()
+    got = asyncio.run(gather(event_stream(GAME, 0, wake=waking(waiting), read=read)))
+    assert got == [RETRY, sse_message(one), sse_message(two), sse_message(done)]
+    assert asked == [0, 2, 2]
+    assert len(waiting.waits) == 2 and waiting.closed
+
+
+def test_a_full_batch_is_followed_by_the_next_without_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stream, "BATCH", 2)
+    read, asked = reading(
+        Progress(over=True, last_seq=3, events=[event(1), event(2)]),
+        Progress(over=True, last_seq=3, events=[event(3)]),
+    )
+    waiting = FakeWaiting()
+    got = asyncio.run(gather(event_stream(GAME, 0, wake=waking(waiting), read=read)))
+    assert len(got) == 4 and asked == [0, 2] and waiting.waits == []
+
+
+def test_a_game_over_already_sent_ends_the_stream_at_once() -> None:
+    read, _ = reading(Progress(over=True, last_seq=9, events=[]))
+    got = asyncio.run(gather(event_stream(GAME, 9, wake=waking(FakeWaiting()), read=read)))
+    assert got == [RETRY]
+
+
+def test_a_deleted_game_ends_the_stream() -> None:
+    read, _ = reading(Progress(over=False, last_seq=1, events=[event(1)]), None)
+    got = asyncio.run(gather(event_stream(GAME, 0, wake=waking(FakeWaiting()), read=read)))
+    assert got == [RETRY, sse_message(event(1))]
+
+
+def test_an_idle_stream_sends_a_heartbeat_and_closes_its_wakeups_when_the_client_goes() -> None:
+    read, _ = reading(Progress(over=False, last_seq=1, events=[]))
+    waiting = FakeWaiting()
+    chunks = event_stream(GAME, 1, wake=waking(waiting), read=read, heartbeat=0.05)
+    started = time.monotonic()
+    got = asyncio.run(gather(chunks, until=KEEP_ALIVE))
+    assert got == [RETRY, KEEP_ALIVE]
+    assert time.monotonic() - started >= 0.05
+    assert max(waiting.waits) <= waiting.interval  # never sleeps past a poll
+    assert waiting.closed
+
+
+def test_a_cancelled_stream_closes_its_wakeups() -> None:
+    read, _ = reading(Progress(over=False, last_seq=1, events=[]))
+    waiting = FakeWaiting()
+
+    async def cancel_while_waiting() -> None:
+        task = asyncio.create_task(gather(event_stream(GAME, 1, wake=waking(waiting), read=read)))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel_while_waiting())
+    assert waiting.closed
+
+
+# -- wake-ups -----------------------------------------------------------------------------
+
+
+class FakeListener:
+    """Stands for a psycopg connection that LISTENs: hands out the given payloads."""
+
+    def __init__(self, *payloads: str, broken: bool = False) -> None:
+        self.payloads = list(payloads)
+        self.broken = broken
+        self.closed = False
+
+    async def notifies(self, *, timeout: float, stop_after: int) -> AsyncIterator[Any]:
+        if self.broken:
+            raise psycopg.OperationalError("the server closed the connection")
+        if self.payloads:
+            yield SimpleNamespace(payload=self.payloads.pop(0))
+        else:
+            await asyncio.sleep(timeout)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def timed_wait(wakeups: Wakeups, timeout: float) -> float:
+    started = time.monotonic()
+    asyncio.run(wakeups.wait(timeout))
+    return time.monotonic() - started
+
+
+def test_a_notification_about_this_game_ends_the_wait_and_others_do_not() -> None:
+    listener = FakeListener(f"{uuid.uuid4()}:4", f"{GAME}:7")
+    assert timed_wait(Wakeups(GAME, listener), 5.0) < 1.0  # type: ignore[arg-type]
+    assert listener.payloads == []
+    other = FakeListener(f"{uuid.uuid4()}:4")
+    assert timed_wait(Wakeups(GAME, other), 0.1) >= 0.1  # type: ignore[arg-type]
+
+
+def test_a_lost_listening_connection_falls_back_to_polling() -> None:
+    listener = FakeListener(broken=True)
+    wakeups = Wakeups(GAME, listener)  # type: ignore[arg-type]
+    assert wakeups.interval > POLL_SECONDS
+    timed_wait(wakeups, 5.0)
+    assert listener.closed and wakeups.interval == POLL_SECONDS
+
+
+def test_without_a_database_to_listen_on_the_stream_polls() -> None:
+    unreachable = {"host": "127.0.0.1", "port": 1, "dbname": "dice", "connect_timeout": 2}
+    assert asyncio.run(listen(unreachable)) is None
+    assert Wakeups(GAME, None).interval == POLL_SECONDS
+
+
+def test_the_listening_connection_uses_djangos_database_settings() -> None:
+    database = dj_database_url.parse("postgres://ann:secret@db.example:5433/dice?sslmode=require")
+    database["OPTIONS"] |= {"isolation_level": 1, "server_side_binding": True}
+    assert listen_parameters(database) == {
+        "dbname": "dice",
+        "user": "ann",
+        "password": "secret",
+        "host": "db.example",
+        "port": 5433,
+        "sslmode": "require",
+        "connect_timeout": 5,
+        "application_name": "dice-game-stream",
+    }
