@@ -159,6 +159,10 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Where the optimal-strategy tables are kept (built by `manage.py build_strategy`, or on the
+# first request that needs one).
+STRATEGY_DIR = Path(env_str("STRATEGY_DIR", str(BASE_DIR / "strategy-tables")))
+
 # Waiting or active games untouched for this many days are abandoned by abandon_idle_games.
 ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)
 

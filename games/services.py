@@ -11,11 +11,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from scoring import Event as RuleEvent
-from scoring import Outcome, Ruleset, get_ruleset, secure_rng, seeded_rng
+from scoring import Outcome, Rng, RuleError, Ruleset, get_ruleset, secure_rng, seeded_rng
+from scoring.strategy import computer_move, levels_for
 
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
@@ -53,7 +55,9 @@ class Change:
     tokens: dict[int, str] = field(default_factory=dict)
 
 
-Apply = Callable[[Game, list[Player], Ruleset, int | None], Change]
+Apply = Callable[[Game, list[Player], Ruleset, int | None, Rng], Change]
+# A bound on the moves computer seats make in one request (a whole game of computers fits).
+COMPUTER_MOVES = 100_000
 
 
 def game_create(
@@ -68,6 +72,14 @@ def game_create(
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     ruleset.check_seats(len(players) + open_seats)
+    levels = levels_for(ruleset.id)
+    for seat, p in enumerate(players):
+        if p.computer is not None and p.computer not in levels:
+            raise RuleError(
+                "invalid",
+                f"{ruleset.name} computer players are: {', '.join(levels)}",
+                field=f"players.{seat}.computer",
+            )
     state = ruleset.new_state(seats=len(players), options=chosen)
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
     with transaction.atomic():
@@ -96,7 +108,12 @@ def game_create(
         Event.objects.create(
             game=game, seq=1, type="created", data=data | {"open_seats": open_seats}
         )
-    return Created(game=game, players=list(rows), tokens=tokens)
+        rows = list(rows)
+        if game.status == Game.Status.ACTIVE and rows[0].computer is not None:
+            outcome = Outcome(state=state)
+            _play_computers(game, rows, ruleset, outcome, _dice(game))
+            _save(game, rows, ruleset, outcome)
+    return Created(game=game, players=rows, tokens=tokens)
 
 
 def game_move(
@@ -111,9 +128,10 @@ def game_move(
 ) -> Moved:
     """Play one move for the seat the token belongs to."""
 
-    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+    def apply(
+        game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
+    ) -> Change:
         _check_active(game)
-        rng = secure_rng() if game.seed is None else seeded_rng(game.seed, game.version)
         outcome = ruleset.move(
             game.state, seat=seat, action=action, args=args, options=game.options, rng=rng
         )
@@ -141,7 +159,9 @@ def game_leave(
 ) -> Moved:
     """The seat resigns; the game goes on among the others, or ends if no person is left."""
 
-    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+    def apply(
+        game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
+    ) -> Change:
         _check_active(game)
         left = ruleset.view(game.state, options=game.options).left
         persons = [p for p in players if p.computer is None and not left[p.seat] and p.seat != seat]
@@ -170,7 +190,9 @@ def game_start(
 ) -> Moved:
     """A seated person starts a waiting game; the seats still open are dropped."""
 
-    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+    def apply(
+        game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
+    ) -> Change:
         if game.status != Game.Status.WAITING:
             raise ServiceError("game_not_active", f"the game is {game.status}, not waiting")
         return Change(Outcome(state=game.state, events=[_started(game, players, seat)]))
@@ -192,7 +214,9 @@ def game_join(
 ) -> Moved:
     """Take the next open seat; the answer carries the new seat's token (and only it)."""
 
-    def apply(game: Game, players: list[Player], ruleset: Ruleset, seat: int | None) -> Change:
+    def apply(
+        game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
+    ) -> Change:
         if game.status == Game.Status.ACTIVE or (
             game.status == Game.Status.WAITING and not game.open_seats
         ):
@@ -276,7 +300,9 @@ def _locked_change(
                 "version_mismatch", f"the game is at version {game.version}, not {if_match}"
             )
         ruleset = get_ruleset(game.ruleset)
-        change = apply(game, players, ruleset, seat)
+        rng = _dice(game)
+        change = apply(game, players, ruleset, seat, rng)
+        _play_computers(game, players, ruleset, change.outcome, rng)
         _save(game, players, ruleset, change.outcome)
         body = render(game, players, change.tokens)
         if idempotency_key is not None:
@@ -288,6 +314,44 @@ def _locked_change(
                 body=body,
             )
     return Moved(body=body, replayed=False, status_code=status_code)
+
+
+def _dice(game: Game) -> Rng:
+    """The dice of one request: secure, or for seeded games a function of seed and version."""
+    return secure_rng() if game.seed is None else seeded_rng(game.seed, game.version)
+
+
+def _play_computers(
+    game: Game, players: list[Player], ruleset: Ruleset, outcome: Outcome, dice: Rng
+) -> None:
+    """Computer seats play their turns at once, after the previous seat's, logged likewise.
+
+    Their own choices (which random move, say) come from a generator of their own, seeded
+    like the dice in a seeded game, so the same seed and moves still give the same game.
+    """
+    levels = {p.seat: p.computer for p in players if p.computer is not None}
+    if not levels or game.status != Game.Status.ACTIVE:
+        return
+    mind = secure_rng() if game.seed is None else seeded_rng(game.seed, -game.version)
+    for _ in range(COMPUTER_MOVES):
+        view = ruleset.view(outcome.state, options=game.options)
+        if view.finished or view.current_seat not in levels:
+            return
+        seat = view.current_seat
+        action, args = computer_move(
+            ruleset,
+            outcome.state,
+            level=levels[seat],
+            options=game.options,
+            rng=mind,
+            folder=settings.STRATEGY_DIR,
+        )
+        step = ruleset.move(
+            outcome.state, seat=seat, action=action, args=args, options=game.options, rng=dice
+        )
+        outcome.state = step.state
+        outcome.events.extend(step.events)
+        outcome.entries.extend(step.entries)
 
 
 def _locked(game_id: Any) -> Game:

@@ -136,3 +136,26 @@ RULESET_EXAMPLE = OpenApiExample(
         },
     },
 )
+
+ADVICE_REQUEST = OpenApiExample(
+    "Two rolls left with three 3s",
+    request_only=True,
+    value={
+        "scorecard": {"threes": None, "chance": 22},
+        "yahtzee_bonus": 0,
+        "dice": [3, 3, 5, 1, 3],
+        "rolls_left": 2,
+        "options": {},
+    },
+)
+ADVICE = {
+    "method": "optimal",
+    "expected_final": 243.4106,
+    "best": {"action": "roll", "hold": [0, 1, 4], "expected_final": 243.4106},
+    "options": [
+        {"action": "roll", "hold": [0, 1, 4], "expected_final": 243.4106},
+        {"action": "score", "category": "threes", "points": 9, "expected_final": 236.0712},
+    ],
+}
+ADVICE_EXAMPLE = OpenApiExample("The advice", value=ADVICE, response_only=True)
+HINT_EXAMPLE = OpenApiExample("A hint", value={"seat": 0, **ADVICE}, response_only=True)

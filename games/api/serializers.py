@@ -26,13 +26,10 @@ class SeatIn(serializers.Serializer):
         required=False,
         default=None,
         max_length=16,
-        help_text="Null (or absent) for a person. Computer seats are not offered yet.",
+        help_text="Null (or absent) for a person; for a computer seat its strategy: `random`, "
+        "`greedy` or `optimal` (Ten Thousand also `classic`). Computer seats play their turns "
+        "at once, within the request that ends the previous seat's turn.",
     )
-
-    def validate_computer(self, value: str | None) -> None:
-        if value is not None:
-            raise serializers.ValidationError("computer seats are not offered yet; use null")
-        return value
 
 
 class GameCreateIn(serializers.Serializer):
@@ -268,3 +265,51 @@ class ProblemOut(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField()
     errors = FieldErrorOut(many=True, required=False)
+
+
+class AdviceIn(serializers.Serializer):
+    scorecard = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True),
+        required=False,
+        help_text="Box id to points, or null for an open box; missing boxes are open.",
+    )
+    yahtzee_bonus = serializers.IntegerField(
+        min_value=0, default=0, help_text="Yahtzee bonus points earned so far."
+    )
+    dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        allow_null=True,
+        required=False,
+        help_text="The dice after this turn's last roll; null for the start of a turn.",
+    )
+    rolls_left = serializers.IntegerField(
+        min_value=0, max_value=2, required=False, help_text="Rolls still allowed after these dice."
+    )
+    options = serializers.DictField(required=False, default=dict)
+
+
+class AdviceOptionOut(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["roll", "score", "bank", "pass"])
+    hold = serializers.ListField(child=serializers.IntegerField(), required=False)
+    set_aside = serializers.ListField(child=serializers.IntegerField(), required=False)
+    category = serializers.CharField(required=False)
+    points = serializers.IntegerField(required=False, help_text="What the box takes now.")
+    expected_final = serializers.FloatField(required=False)
+
+
+class AdviceOut(serializers.Serializer):
+    method = serializers.ChoiceField(
+        choices=["optimal", "heuristic"],
+        help_text="optimal: from the solved strategy tables; heuristic: the strongest "
+        "computer player's move (Maxi Yatzy, Ten Thousand), without expected values.",
+    )
+    expected_final = serializers.FloatField(
+        allow_null=True,
+        help_text="Points on the card (bonuses included) plus the expected points to come.",
+    )
+    best = AdviceOptionOut(allow_null=True)
+    options = AdviceOptionOut(many=True, help_text="Every distinct keep and legal box, best first.")
+
+
+class HintOut(AdviceOut):
+    seat = serializers.IntegerField(help_text="The seat the advice is for: the current one.")

@@ -3,6 +3,7 @@
 import re
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Prefetch
 from drf_spectacular.utils import (
@@ -20,8 +21,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import RULESETS
+from scoring.strategy import advise
 
 from .. import services
+from ..advice import advice_body, game_hint
 from ..models import Event, Game, Player
 from . import docs
 from .auth import SeatTokenAuthentication
@@ -29,6 +32,8 @@ from .errors import PROBLEM, problem
 from .filters import GameFilter
 from .render import render_event, render_game, render_ruleset
 from .serializers import (
+    AdviceIn,
+    AdviceOut,
     BankIn,
     CategoryIn,
     EventOut,
@@ -36,6 +41,7 @@ from .serializers import (
     GameCreateIn,
     GameOut,
     HealthOut,
+    HintOut,
     HoldIn,
     JoinIn,
     PassIn,
@@ -268,6 +274,24 @@ class GameViewSet(viewsets.GenericViewSet):
         return self._move(request, pk, "pass", ())
 
     @extend_schema(
+        summary="Advice for the current seat",
+        description="The recommended move and the expected final score of every option "
+        "(each distinct keep and each legal box), from the solved optimal-strategy tables "
+        "(Yahtzee with any options, Yatzy, Forced Yatzy). The advice is solitaire-optimal: in "
+        "a game of several seats it maximises the seat's own expected score and ignores the "
+        "others'. Maxi Yatzy and Ten Thousand have no table: the hint is then the move of the "
+        "strongest computer player (`method: heuristic`), with no expected values.",
+        responses={200: HintOut, **docs.problems(404, 409)},
+        examples=[docs.HINT_EXAMPLE],
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
+    def hint(self, request: Request, pk: str) -> Response:
+        game = Game.objects.filter(pk=pk).first()
+        if game is None:
+            raise NotFound("no game with this id")
+        return Response(game_hint(game))
+
+    @extend_schema(
         summary="The game's log",
         description="Events oldest first; page with `after` (the last `seq` you have).",
         parameters=[EventsQuery, IF_NONE_MATCH],
@@ -470,6 +494,33 @@ class RulesetViewSet(viewsets.ViewSet):
             raise ValidationError({"options": ["must be an object"]})
         chosen = ruleset.validate_options(options)
         return Response(ruleset.calculate(request.data, options=chosen))
+
+    @extend_schema(
+        summary="Optimal advice for any position",
+        description="Stateless: the expected final score of every option in a position you "
+        "describe, under optimal solitaire play (Yahtzee with any options, Yatzy, Forced "
+        "Yatzy). `rolls_left` is the number of rolls still allowed after `dice`; with `dice` "
+        "null the answer is the value at the start of the turn, with no options.",
+        request=AdviceIn,
+        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415)},
+        examples=[docs.ADVICE_REQUEST, docs.ADVICE_EXAMPLE],
+    )
+    @action(detail=True, methods=["post"])
+    def advice(self, request: Request, pk: str) -> Response:
+        ruleset = _ruleset(pk)
+        given = AdviceIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        answer = advise(
+            ruleset.id,
+            ruleset.validate_options(data["options"]),
+            data.get("scorecard"),
+            data["yahtzee_bonus"],
+            data.get("dice"),
+            data.get("rolls_left"),
+            settings.STRATEGY_DIR,
+        )
+        return Response(advice_body(answer))
 
 
 def _ruleset(ruleset_id: str):  # noqa: ANN202

@@ -1,0 +1,104 @@
+"""Does the optimal box player score what the solver promises?
+
+    python -m scoring.strategy.evidence --ruleset yahtzee --games 1000 --seed 1
+    python -m scoring.strategy.evidence --ruleset yahtzee --option joker=free
+
+Plays seeded solitaire games with the ``optimal`` computer through the engine and prints
+the mean final score, its standard deviation and standard error, the published expected
+score for these rules (where one is published) and whether the mean lies within three
+standard errors of it. Game ``g`` draws its dice from ``random.Random(f"{seed}:{g}")``.
+
+Tables are read from (or, the first time, built into) ``--folder``; by default a folder
+in the system's temporary directory, so that later runs skip the few seconds of solving.
+"""
+
+import argparse
+import math
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ..registry import get_ruleset
+from .model import SUPPORTED
+from .selfplay import play_game
+
+# Published expected final scores of optimal solitaire play (rules/yahtzee.md, yatzy.md),
+# by ruleset and full options.
+PUBLISHED: dict[tuple[str, tuple[tuple[str, Any], ...]], float] = {
+    ("yahtzee", (("joker", "forced"), ("yahtzee_bonus", "unlimited"))): 254.5877,
+    ("yahtzee", (("joker", "free"), ("yahtzee_bonus", "unlimited"))): 254.5896,
+    ("yahtzee", (("joker", "none"), ("yahtzee_bonus", "none"))): 245.8708,
+    ("yatzy", ()): 248.4400,
+    ("forced-yatzy", ()): 122.5585,
+}
+DEFAULT_FOLDER = Path(tempfile.gettempdir()) / "dice-strategy-tables"
+
+
+def published(ruleset_id: str, options: dict[str, Any]) -> float | None:
+    return PUBLISHED.get((ruleset_id, tuple(sorted(options.items()))))
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``name=value``; ``true``/``false`` and whole numbers become JSON's types."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"options are name=value, not {text!r}")
+    lowered = value.lower()
+    if lowered in {"true", "false"}:
+        return name, lowered == "true"
+    try:
+        return name, int(value)
+    except ValueError:
+        return name, value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", choices=sorted(SUPPORTED), default="yahtzee")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="games to play (default 1000: about 15 to 35 s)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", type=parse_option, action="append", default=[],
+                        metavar="NAME=VALUE", help="a game option; repeat for more")
+    parser.add_argument("--folder", type=Path, default=DEFAULT_FOLDER)
+    args = parser.parse_args()
+    if args.games < 2:
+        parser.error("--games must be at least 2 (a standard deviation needs two games)")
+
+    ruleset = get_ruleset(args.ruleset)
+    options = ruleset.validate_options(dict(args.option))
+    started = time.perf_counter()
+    scores = [
+        play_game(
+            ruleset, ["optimal"], options=options,
+            rng=random.Random(f"{args.seed}:{g}"), folder=args.folder,
+        ).totals[0]
+        for g in range(args.games)
+    ]
+    took = time.perf_counter() - started
+
+    n = len(scores)
+    mean = statistics.fmean(scores)
+    sd = statistics.stdev(scores)
+    se = sd / math.sqrt(n)
+    print(f"{ruleset.id} {options}: {n} solitaire games with the optimal computer, "
+          f"seed {args.seed}")
+    print(f"mean {mean:.4f}  standard deviation {sd:.4f}  standard error {se:.4f}  "
+          f"(min {min(scores)}, max {max(scores)})")
+    expected = published(ruleset.id, options)
+    if expected is None:
+        print("published value: none for these options")
+    else:
+        gap = mean - expected
+        within = abs(gap) <= 3 * se
+        print(f"published {expected:.4f}: mean - published = {gap:+.4f} = "
+              f"{gap / se:+.2f} standard errors -> "
+              f"{'within' if within else 'NOT within'} 3 standard errors")
+    print(f"({took:.1f} s, tables in {args.folder})")
+
+
+if __name__ == "__main__":
+    main()

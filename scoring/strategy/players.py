@@ -1,0 +1,203 @@
+"""Computer players: one pure function the service calls for the next move of a computer
+seat, and the levels each ruleset offers.
+
+    action, args = computer_move(ruleset, state, level="optimal", options=options,
+                                 rng=rng, folder=tables)
+    outcome = ruleset.move(state, seat=state["current"], action=action, args=args, ...)
+
+The service asks again after every move until a person's turn or the end of the game. A
+move is always legal in the state given (the tests play thousands of whole games through
+``Ruleset.move`` to hold that). Nothing here keeps state between calls except caches of
+pure computations (solved tables, per-turn plans).
+
+Box games (``yahtzee``, ``yatzy``, ``forced-yatzy``, ``maxi-yatzy``):
+
+``random``
+    Rolls; while rolls are left, re-rolls with probability 1/2, each die held with
+    probability 1/2; then fills a random legal box (``score``: a box that does not fit
+    takes 0, so ``scratch`` is never needed).
+``greedy``
+    After each roll it looks at the legal box with the most points now (the first in card
+    order on ties). It keeps rolling while rolls are left (saved Maxi rolls included) and
+    those points are below two thirds of the most that box can ever score, holding the
+    dice that serve that box (:func:`serving_positions`); then it scores that box.
+``optimal``
+    Yahtzee (any options), Yatzy and Forced Yatzy: the solver's best move
+    (:func:`~scoring.strategy.advise_with`), which maximises the expected final score of
+    solitaire play. Maxi Yatzy has no table: a documented heuristic
+    (:mod:`scoring.strategy.maxi`).
+
+Ten Thousand: see :mod:`scoring.strategy.tenthousand`.
+"""
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import cache
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import Any
+
+from ..boxgame import Box, BoxGame
+from ..errors import RuleError
+from ..faces import UPPER_IDS
+from ..registry import RULESETS
+from ..ruleset import Ruleset, State
+from ..tenthousand import TenThousand
+from .api import Strategy, advise_with, load_strategy
+from .maxi import maxi_move
+from .model import SUPPORTED
+from .tenthousand import TEN_THOUSAND_LEVELS, Move, PlayerRng, ten_thousand_move
+
+BOX_LEVELS = ("random", "greedy", "optimal")
+FIRST_ROLL: Move = ("roll", {})
+# greedy stops rolling once its best box holds this share of the box's maximum.
+GREEDY_STOP = 2 / 3
+
+
+def levels_for(ruleset_id: str) -> tuple[str, ...]:
+    """The computer levels a ruleset offers (empty for an unknown ruleset id)."""
+    ruleset = RULESETS.get(ruleset_id)
+    if isinstance(ruleset, TenThousand):
+        return TEN_THOUSAND_LEVELS
+    if isinstance(ruleset, BoxGame):
+        return BOX_LEVELS
+    return ()
+
+
+def computer_move(
+    ruleset: Ruleset,
+    state: State,
+    *,
+    level: str,
+    options: Mapping[str, Any],
+    rng: PlayerRng,
+    folder: Path | str,
+) -> Move:
+    """The next move ``(action, args)`` of the current seat (``state["current"]``).
+
+    ``options`` are the game's options (missing ones take their defaults); ``rng`` is a
+    ``random.Random``-like source for the ``random`` level; ``folder`` is where the
+    ``optimal`` box players find (or, the first time, build) their solved tables.
+    Raises :class:`RuleError` ``invalid`` for a level the ruleset does not offer and
+    ``game_not_active`` for a finished game; any other state gets a legal move.
+    """
+    if level not in levels_for(ruleset.id):
+        offered = ", ".join(levels_for(ruleset.id)) or "none"
+        raise RuleError(
+            "invalid", f"{ruleset.id} has no computer level {level!r}; offered: {offered}",
+            field="computer",
+        )
+    if state["finished"]:
+        raise RuleError("game_not_active", "the game is over")
+    options = ruleset.validate_options(options)
+    if isinstance(ruleset, TenThousand):
+        return ten_thousand_move(state, level=level, options=options, rng=rng)
+    assert isinstance(ruleset, BoxGame)
+    if state["dice"] is None:
+        return FIRST_ROLL  # every level's only move (and no table to load for it)
+    if level == "random":
+        return random_box_move(ruleset, state, options, rng)
+    if level == "greedy":
+        return greedy_box_move(ruleset, state, options)
+    if ruleset.id in SUPPORTED:
+        strategy = load_strategy(ruleset.id, options, folder)
+        return optimal_box_move(strategy, state)
+    return maxi_move(ruleset, state, options)
+
+
+# -- box games -----------------------------------------------------------------------------
+
+
+def _seat(state: State) -> tuple[dict[str, int | None], int]:
+    seat = state["current"]
+    return state["cards"][seat], state["bonus"][seat]
+
+
+def random_box_move(
+    ruleset: BoxGame, state: State, options: Mapping[str, Any], rng: PlayerRng
+) -> Move:
+    """Random but legal: see the module docstring."""
+    dice = state["dice"]
+    if dice is None:
+        return FIRST_ROLL
+    if ruleset.rolls_left(state) > 0 and rng.random() < 0.5:
+        return "roll", {"hold": [i for i in range(len(dice)) if rng.random() < 0.5]}
+    card, _ = _seat(state)
+    legal = ruleset.legal(card, dice, options)
+    return "score", {"category": rng.choice(sorted(legal))}
+
+
+@cache
+def box_maximum(ruleset_id: str, box_id: str) -> int:
+    """The most points a box can take from any dice (its natural score)."""
+    ruleset = RULESETS[ruleset_id]
+    assert isinstance(ruleset, BoxGame)
+    box = next(box for box in ruleset.boxes if box.id == box_id)
+    return max(box.score(roll) for roll in combinations_with_replacement(range(1, 7), ruleset.dice))
+
+
+def serving_positions(box: Box, dice: Sequence[int]) -> list[int]:
+    """The dice greedy holds when going for ``box``.
+
+    An upper box: the dice of its face. ``chance``: dice of 4 or more. A straight: one die
+    of each face shown. Boxes of two or three groups (``two_pairs``, ``three_pairs``,
+    ``full_house``, ``villa``, ``tower``): every die whose face shows at least twice. Any
+    other box (pairs, of-a-kind, Yahtzee): the dice of the face shown most (the highest
+    such face on a tie).
+    """
+    tally = Counter(dice)
+    if box.id in UPPER_IDS:
+        face = UPPER_IDS.index(box.id) + 1
+        return [i for i, d in enumerate(dice) if d == face]
+    if box.id == "chance":
+        return [i for i, d in enumerate(dice) if d >= 4]
+    if box.id.endswith("straight"):
+        seen: set[int] = set()
+        held = []
+        for i, d in enumerate(dice):
+            if d not in seen:
+                seen.add(d)
+                held.append(i)
+        return held
+    if box.id in {"two_pairs", "three_pairs", "full_house", "villa", "tower"}:
+        return [i for i, d in enumerate(dice) if tally[d] >= 2]
+    face = max(tally, key=lambda f: (tally[f], f))
+    return [i for i, d in enumerate(dice) if d == face]
+
+
+def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Move:
+    """The box with the most points now; roll for it while it is weak (module docstring)."""
+    dice = state["dice"]
+    if dice is None:
+        return FIRST_ROLL
+    card, _ = _seat(state)
+    legal = ruleset.legal(card, dice, options)
+    target = max(legal, key=legal.__getitem__)  # the first of the best: dicts keep card order
+    if ruleset.rolls_left(state) > 0 and legal[target] < GREEDY_STOP * box_maximum(
+        ruleset.id, target
+    ):
+        box = next(box for box in ruleset.boxes if box.id == target)
+        held = serving_positions(box, dice)
+        if len(held) < len(dice):
+            return "roll", {"hold": held}
+    return "score", {"category": target}
+
+
+def optimal_box_move(strategy: Strategy, state: State) -> Move:
+    """The solver's best move for the current seat's card, bonus, dice and rolls left.
+
+    ``rolls_left`` for the solver is the number of rolls still allowed after the current
+    dice, which is what the engine's turn counts too; before the first roll the only move
+    is a plain roll.
+    """
+    dice = state["dice"]
+    if dice is None:
+        return FIRST_ROLL
+    ruleset = strategy.model.ruleset
+    card, bonus = _seat(state)
+    left = min(ruleset.rolls_left(state), ruleset.rolls_per_turn - 1)
+    best = advise_with(strategy, card, bonus, dice, left).best
+    assert best is not None  # a card with an open box and dice on the table has moves
+    if best["action"] == "roll":
+        return "roll", {"hold": list(best["hold"])}
+    return "score", {"category": best["category"]}

@@ -1,0 +1,60 @@
+"""Whole games between computer seats, played through the engine's own ``move``.
+
+The scripts (:mod:`.duel`, :mod:`.evidence`) and the tests measure the players exactly as
+the service runs them: ask :func:`computer_move`, apply the move with ``Ruleset.move``,
+repeat until the game ends. A refused move would raise the engine's ``RuleError`` here.
+"""
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..ruleset import Ruleset
+from .players import computer_move
+
+TURN_ENDS = frozenset({"banked", "busted", "passed", "scored", "scratched"})
+
+
+@dataclass(frozen=True)
+class Game:
+    """How a game ended: every seat's total, the winners, and its length."""
+
+    totals: list[int]
+    winners: list[int]
+    turns: int
+    moves: int
+    rounds: int
+
+
+def play_game(
+    ruleset: Ruleset,
+    levels: Sequence[str],
+    *,
+    options: Mapping[str, Any] | None = None,
+    rng: random.Random,
+    folder: Path | str,
+    max_moves: int = 1_000_000,
+) -> Game:
+    """One game with a computer at ``levels[seat]`` in every seat, dice and random
+    choices drawn from ``rng``. ``max_moves`` guards tests against a player that never
+    ends a game (it raises ``RuntimeError`` rather than loop forever)."""
+    full = ruleset.validate_options(options)
+    state = ruleset.new_state(seats=len(levels), options=full)
+    turns = moves = 0
+    while not state["finished"]:
+        if moves >= max_moves:
+            raise RuntimeError(f"no end after {moves} moves")
+        seat = state["current"]
+        action, args = computer_move(
+            ruleset, state, level=levels[seat], options=full, rng=rng, folder=folder
+        )
+        outcome = ruleset.move(
+            state, seat=seat, action=action, args=args, options=full, rng=rng
+        )
+        state = outcome.state
+        moves += 1
+        turns += sum(event.type in TURN_ENDS for event in outcome.events)
+    view = ruleset.view(state, options=full)
+    return Game(view.totals, view.winners, turns, moves, state["round"])
