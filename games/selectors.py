@@ -8,6 +8,8 @@ from typing import Literal
 
 from django.utils import timezone
 
+from scoring import get_ruleset
+
 from .models import Game, Player
 
 Period = Literal["day", "week", "all"]
@@ -33,14 +35,17 @@ def leaderboard(*, ruleset: str, period: Period, limit: int) -> list[Leaderboard
 
     Highest first; equal scores share a rank (1, 2, 2, 4) and the earlier finish is listed
     first. Unfinished, abandoned and seeded (unranked) games never count, nor do computer
-    seats: the table compares people. ``period`` keeps the games finished in the last 24
-    hours (``day``) or 7 days (``week``). One query.
+    seats: the table compares people. Only games played with the ruleset's default options
+    count, so that every score on the table was made under the same rules (a house rule
+    such as a lower Ten Thousand target would otherwise top it). ``period`` keeps the games
+    finished in the last 24 hours (``day``) or 7 days (``week``). One query.
     """
     seats = Player.objects.filter(
         game__ruleset=ruleset,
         game__status=Game.Status.FINISHED,
         game__ranked=True,
         computer__isnull=True,
+        game__options=get_ruleset(ruleset).validate_options({}),
     )
     window = PERIODS[period]
     if window is not None:

@@ -56,8 +56,10 @@ class Change:
 
 
 Apply = Callable[[Game, list[Player], Ruleset, int | None, Rng], Change]
-# A bound on the moves computer seats make in one request (a whole game of computers fits).
-COMPUTER_MOVES = 100_000
+# A bound on the moves computer seats make in one request: a whole game of computers fits.
+# A game of computers only that has not ended by then (house rules no one can reach) ends
+# there, as any game does when no person is left to play.
+COMPUTER_MOVES = 20_000
 
 
 def game_create(
@@ -209,9 +211,7 @@ def game_start(
     )
 
 
-def game_join(
-    *, game_id: Any, name: str, render: Render, idempotency_key: str | None = None
-) -> Moved:
+def game_join(*, game_id: Any, name: str, render: Render) -> Moved:
     """Take the next open seat; the answer carries the new seat's token (and only it)."""
 
     def apply(
@@ -242,7 +242,6 @@ def game_join(
         action="join",
         args={"name": name},
         render=render,
-        idempotency_key=idempotency_key,
         apply=apply,
         needs_token=False,
         status_code=201,
@@ -352,6 +351,8 @@ def _play_computers(
         outcome.state = step.state
         outcome.events.extend(step.events)
         outcome.entries.extend(step.entries)
+    if not ruleset.view(outcome.state, options=game.options).finished:
+        ruleset.finish(outcome, game.options)
 
 
 def _locked(game_id: Any) -> Game:

@@ -238,7 +238,10 @@ class BoxGame(Ruleset):
                 "invalid", "scorecard must map boxes to points or null", field="scorecard"
             )
         for key, value in given.items():
-            self.check_category(key)
+            if key not in card:
+                raise RuleError(
+                    "unknown_category", f"{self.name} has no box {key!r}", field=f"scorecard.{key}"
+                )
             if value is not None and (type(value) is not int or value < 0):
                 raise RuleError(
                     "invalid", f"scorecard.{key} must be a whole number of points or null",

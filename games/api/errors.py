@@ -124,6 +124,8 @@ def _body_for(exc: Exception) -> dict[str, Any] | None:
         return problem(code, detail, errors)
     if isinstance(exc, Http404):
         return problem("not_found", "not found")
+    if isinstance(exc, RecursionError):
+        return problem("parse_error", "the JSON is nested too deeply")
     if isinstance(exc, RequestDataTooBig):
         return problem("request_too_large", "the request body is too large")
     if isinstance(exc, SuspiciousOperation):

@@ -109,7 +109,9 @@ class LeaderboardView(APIView):
         "highest first. Equal scores share a rank (1, 2, 2, 4) and the earlier finish is "
         "listed first. A person appears once per game played, so a name may appear more than "
         "once. Never counted: unfinished or abandoned games, seeded games (unranked) and "
-        "computer seats. `ruleset` is required: scores of different rulesets do not compare. "
+        "computer seats, and games played with house rules (options other than the ruleset's "
+        "defaults), so that every score was made under the same rules. "
+        "`ruleset` is required: scores of different rulesets do not compare. "
         "An unknown ruleset is refused with `unknown_ruleset`; a missing one, or a bad "
         "`period` or `limit`, with `invalid`.",
         parameters=[LeaderboardQuery],

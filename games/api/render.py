@@ -30,7 +30,7 @@ def render_game(
         "round": view.round,
         "current_seat": view.current_seat if game.status == Game.Status.ACTIVE else None,
         "turn": view.turn,
-        "choices": view.choices,
+        "choices": view.choices if game.status == Game.Status.ACTIVE else {},
         "players": seats,
         "winners": view.winners,
         "created_at": _time(game.created_at),

@@ -14,6 +14,7 @@ class RulesetField(serializers.CharField):
 
 
 INT64 = 2**63 - 1
+MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
 
 
 # -- requests ------------------------------------------------------------------------------
@@ -269,12 +270,15 @@ class ProblemOut(serializers.Serializer):
 
 class AdviceIn(serializers.Serializer):
     scorecard = serializers.DictField(
-        child=serializers.IntegerField(allow_null=True),
+        child=serializers.IntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS),
         required=False,
         help_text="Box id to points, or null for an open box; missing boxes are open.",
     )
     yahtzee_bonus = serializers.IntegerField(
-        min_value=0, default=0, help_text="Yahtzee bonus points earned so far."
+        min_value=0,
+        max_value=MOST_POINTS,
+        default=0,
+        help_text="Yahtzee bonus points earned so far.",
     )
     dice = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=6),

@@ -1,14 +1,34 @@
-from django.urls import path
+import uuid
+
+from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
 from .leaderboard import LeaderboardView
 from .stream import game_stream
-from .views import GameViewSet, HealthView, RulesetViewSet
+from .views import UUID_RE, GameViewSet, HealthView, RulesetViewSet
+
+
+class GameId:
+    """A game id in any letter case, as the other game paths accept it."""
+
+    regex = UUID_RE
+
+    def to_python(self, value: str) -> uuid.UUID:
+        return uuid.UUID(value)
+
+    def to_url(self, value: uuid.UUID) -> str:
+        return str(value)
+
+
+register_converter(GameId, "game_id")
 
 router = SimpleRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("rulesets", RulesetViewSet, basename="ruleset")
 
-urlpatterns = [path("health/", HealthView.as_view(), name="health"), *router.urls]
-urlpatterns.insert(0, path("games/<uuid:pk>/stream/", game_stream, name="game-stream"))
-urlpatterns.append(path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"))
+urlpatterns = [
+    path("games/<game_id:pk>/stream/", game_stream, name="game-stream"),
+    path("health/", HealthView.as_view(), name="health"),
+    *router.urls,
+    path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+]

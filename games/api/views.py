@@ -334,6 +334,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def leave(self, request: Request, pk: str) -> Response:
+        _object_body(request)
         left = services.game_leave(game_id=pk, token=request.auth, **_conditions(request))
         return self._answer(left)
 
@@ -345,15 +346,16 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def start(self, request: Request, pk: str) -> Response:
+        _object_body(request)
         started = services.game_start(game_id=pk, token=request.auth, **_conditions(request))
         return self._answer(started)
 
     @extend_schema(
         summary="Join a waiting game",
         description="Takes the next open seat; no token is needed. The answer carries the new "
-        "seat's token, shown only here. When the last open seat is taken the game starts.",
+        "seat's token, shown only here (tokens are stored only as hashes, so a join is not "
+        "replayed by an `Idempotency-Key`). When the last open seat is taken the game starts.",
         request=JoinIn,
-        parameters=[IDEMPOTENCY_KEY],
         responses={
             201: OpenApiResponse(GameOut, description="The game, the new seat with its token."),
             **docs.problems(400, 404, 409, 413, 415, 422, 429),
@@ -365,16 +367,12 @@ class GameViewSet(viewsets.GenericViewSet):
         given = JoinIn(data=request.data)
         given.is_valid(raise_exception=True)
         joined = services.game_join(
-            game_id=pk,
-            name=given.validated_data["name"],
-            render=render_game,
-            idempotency_key=_idempotency_key(request),
+            game_id=pk, name=given.validated_data["name"], render=render_game
         )
         return self._answer(joined)
 
     def _move(self, request: Request, pk: str, action: str, fields: tuple[str, ...]) -> Response:
-        if not isinstance(request.data, dict):
-            raise ValidationError({"body": ["the body must be a JSON object"]})
+        _object_body(request)
         moved = services.game_move(
             game_id=pk,
             token=request.auth,
@@ -388,6 +386,13 @@ class GameViewSet(viewsets.GenericViewSet):
     def _answer(moved: services.Moved) -> Response:
         replayed = {"Idempotent-Replayed": "true"} if moved.replayed else {}
         return with_etag(moved.body, moved.status_code, **replayed)
+
+
+def _object_body(request: Request) -> dict[str, Any]:
+    """The parsed body (malformed JSON: 400; not JSON: 415), which must be an object."""
+    if not isinstance(request.data, dict):
+        raise ValidationError({"body": ["the body must be a JSON object"]})
+    return request.data
 
 
 def _conditions(request: Request) -> dict[str, Any]:

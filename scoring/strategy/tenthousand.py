@@ -26,7 +26,7 @@ import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from math import factorial
 from typing import Any, Protocol
@@ -207,7 +207,7 @@ class TurnValues:
 _solve_lock = threading.Lock()
 
 
-@cache
+@lru_cache(maxsize=8)  # one table per bank_minimum in use; a few MB each
 def _turn_values(bank_minimum: int) -> TurnValues:
     return TurnValues(bank_minimum)
 

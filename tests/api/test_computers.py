@@ -131,6 +131,8 @@ def test_stateless_advice_values_a_described_position(api):
         ("forced-yatzy", {"dice": [1, 2, 3]}, 400, "invalid_dice"),
         ("forced-yatzy", {"dice": [1, 2, 3, 4, 5], "rolls_left": 3}, 400, "invalid"),
         ("forced-yatzy", {"scorecard": {"nope": 1}}, 400, "unknown_category"),
+        ("yahtzee", {"yahtzee_bonus": 10**400}, 400, "invalid"),
+        ("yahtzee", {"dice": [1, 2, 3, 4, 5], "scorecard": {"chance": 10**400}}, 400, "invalid"),
         ("chess", {}, 404, "not_found"),
     ],
 )
@@ -152,3 +154,15 @@ def test_yahtzee_advice_reproduces_the_published_values(api, options, value):
     body = {"dice": None, "options": options}
     advice = api.client.post("/api/v1/rulesets/yahtzee/advice/", body, format="json").json()
     assert advice["expected_final"] == pytest.approx(value, abs=0.001)
+
+
+def test_a_game_of_computers_that_cannot_end_is_ended_when_their_moves_run_out(api, settings):
+    from games import services
+
+    players = [{"name": f"Bot{i}", "computer": "random"} for i in range(2)]
+    options = {"bank_minimum": 1_000_000, "target": 50}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "COMPUTER_MOVES", 300)
+        game = create(api, players, "ten-thousand", options=options, seed=1).json()
+    assert game["status"] == "finished"
+    assert api.events(game)[-1]["type"] == "finished"

@@ -96,3 +96,11 @@ def test_a_body_too_large_is_refused(api, settings):
 def test_too_many_query_parameters_are_refused(api):
     query = "&".join(f"x{i}=1" for i in range(1100))
     assert_problem(api.client.get(f"/api/v1/games/?{query}"), 400, "invalid")
+
+
+def test_deeply_nested_json_is_a_parse_error(api):
+    deep = "[" * 100_000 + "]" * 100_000
+    response = api.client.post(
+        "/api/v1/games/", '{"players": ' + deep + "}", content_type="application/json"
+    )
+    assert_problem(response, 400, "parse_error")

@@ -192,3 +192,21 @@ def test_the_schema_documents_the_table(client):
     assert parameters["period"]["schema"]["enum"] == ["day", "week", "all"]
     assert parameters["limit"]["schema"]["maximum"] == 100
     assert "application/problem+json" in operation["responses"]["400"]["content"]
+
+
+def test_games_played_with_house_rules_are_not_ranked(api):
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Game, Player
+
+    for name, options in [("Fair", {}), ("Cheat", {"target": 50, "bank_minimum": 0})]:
+        created = services.game_create(
+            ruleset_id="ten-thousand", options=options, players=[services.NewSeat(name)]
+        )
+        Game.objects.filter(pk=created.game.pk).update(
+            status="finished", finished_at=timezone.now()
+        )
+        Player.objects.filter(game=created.game).update(total=10_000 if name == "Fair" else 99_999)
+    table = api.client.get("/api/v1/leaderboard/?ruleset=ten-thousand").json()
+    assert [row["name"] for row in table] == ["Fair"]

@@ -77,12 +77,16 @@ def test_too_many_seats_are_refused(api):
     assert_problem(api.client.post("/api/v1/games/", body, format="json"), 400, "invalid")
 
 
-def test_a_retried_join_does_not_take_a_second_seat(api):
-    game = api.create(("Ann",), open_seats=2)
-    first = join(api, game, "Ben", HTTP_IDEMPOTENCY_KEY="j1")
-    again = join(api, game, "Ben", HTTP_IDEMPOTENCY_KEY="j1")
-    assert again.status_code == 201 and again.json() == first.json()
-    assert api.get(game)["open_seats"] == 1
+def test_no_seat_token_is_stored_except_as_a_hash(api):
+    from games.models import IdempotencyRecord, Player
+
+    game = api.create(("Ann",), open_seats=1)
+    joined = join(api, game, "Ben", HTTP_IDEMPOTENCY_KEY="j1").json()
+    api.ok(game, "roll", HTTP_IDEMPOTENCY_KEY="r1")
+    tokens = [game["players"][0]["token"], joined["players"][1]["token"]]
+    stored = " ".join(str(r.body) for r in IdempotencyRecord.objects.all())
+    stored += " ".join(p.token_hash for p in Player.objects.all())
+    assert stored and not any(token in stored for token in tokens)
 
 
 def test_a_seat_that_leaves_is_skipped_and_its_total_stands(api):
@@ -142,3 +146,30 @@ def test_moves_are_throttled(api, settings):
     response = api.move(game, "roll")
     assert_problem(response, 429, "throttled")
     assert api.get(game)["turn"]["rolls_used"] == 1
+
+
+def test_leaving_needs_a_well_formed_body(api):
+    game = api.create(("Ann", "Ben"))
+    token = game["players"][0]["token"]
+    url = f"/api/v1/games/{game['id']}/leave/"
+    broken = api.client.post(
+        url, "{oops", content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
+    )
+    assert_problem(broken, 400, "parse_error")
+    plain = api.client.post(
+        url, "x", content_type="text/plain", HTTP_AUTHORIZATION=f"Bearer {token}"
+    )
+    assert_problem(plain, 415, "unsupported_media_type")
+    assert api.get(game)["players"][0]["left"] is False
+
+
+def test_an_abandoned_game_offers_no_choices(api):
+    from games import services
+
+    game = api.create()
+    api.ok(game, "roll")
+    services.game_abandon(game_id=game["id"], by="test")
+    shown = api.get(game)
+    assert (
+        shown["status"] == "abandoned" and shown["choices"] == {} and shown["current_seat"] is None
+    )

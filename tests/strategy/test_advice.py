@@ -131,7 +131,7 @@ def test_as_dict_is_plain_data() -> None:
         ({"dice": [1, 2, 3, 4, 7]}, "invalid_dice", "dice"),
         ({"dice": [1, 2, 3, 4]}, "invalid_dice", "dice"),
         ({"bonus": -100}, "invalid", "yahtzee_bonus"),
-        ({"card": {**CARD, "sevens": 0}}, "unknown_category", "category"),
+        ({"card": {**CARD, "sevens": 0}}, "unknown_category", "scorecard.sevens"),
     ],
 )
 def test_bad_input_is_refused_with_the_engine_codes(kwargs: dict, code: str, field: str) -> None:
