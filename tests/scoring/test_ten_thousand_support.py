@@ -3,12 +3,12 @@ an independent brute-force scorer written straight from the rule table, and a ta
 plays real moves through ``Ruleset.move`` (no state is ever patched by hand)."""
 
 import copy
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 import pytest
+from yahtzee_support import ScriptedRng
 
 import scoring
 
@@ -83,20 +83,6 @@ def die_fits_somewhere(dice: Sequence[int], position: int) -> bool:
 
 
 # -- playing -----------------------------------------------------------------------------
-
-class ScriptedRng:
-    """A dice source that throws exactly the faces it was given, in order."""
-
-    def __init__(self, *faces: int) -> None:
-        self.queue = deque(faces)
-        self.calls = 0
-
-    def randint(self, a: int, b: int) -> int:
-        assert (a, b) == (1, 6), f"a die is thrown with randint(1, 6), not ({a}, {b})"
-        assert self.queue, "the engine threw more dice than the test scripted"
-        self.calls += 1
-        return self.queue.popleft()
-
 
 def options(**given: Any) -> dict[str, Any]:
     return TEN.validate_options(given)
