@@ -9,7 +9,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.conf import settings
 from django.db import transaction
@@ -118,15 +118,21 @@ def game_create(
     return Created(game=game, players=rows, tokens=tokens)
 
 
+class Conditions(TypedDict, total=False):
+    """How a change is answered, and on what conditions (the request's headers)."""
+
+    render: Required[Render]
+    if_match: int | None
+    idempotency_key: str | None
+
+
 def game_move(
     *,
     game_id: Any,
     token: str | None,
     action: str,
     args: Mapping[str, Any],
-    render: Render,
-    if_match: int | None = None,
-    idempotency_key: str | None = None,
+    **conditions: Unpack[Conditions],
 ) -> Moved:
     """Play one move for the seat the token belongs to."""
 
@@ -140,75 +146,39 @@ def game_move(
         return Change(outcome)
 
     return _locked_change(
-        game_id=game_id,
-        token=token,
-        action=action,
-        args=args,
-        render=render,
-        if_match=if_match,
-        idempotency_key=idempotency_key,
-        apply=apply,
+        game_id=game_id, token=token, action=action, args=args, apply=apply, **conditions
     )
 
 
-def game_leave(
-    *,
-    game_id: Any,
-    token: str | None,
-    render: Render,
-    if_match: int | None = None,
-    idempotency_key: str | None = None,
-) -> Moved:
+def game_leave(*, game_id: Any, token: str | None, **conditions: Unpack[Conditions]) -> Moved:
     """The seat resigns; the game goes on among the others, or ends if no person is left."""
-
-    def apply(
-        game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
-    ) -> Change:
-        _check_active(game)
-        left = ruleset.view(game.state, options=game.options).left
-        persons = [p for p in players if p.computer is None and not left[p.seat] and p.seat != seat]
-        outcome = ruleset.leave(game.state, seat=seat, options=game.options, end=not persons)
-        return Change(outcome)
-
     return _locked_change(
-        game_id=game_id,
-        token=token,
-        action="leave",
-        args={},
-        render=render,
-        if_match=if_match,
-        idempotency_key=idempotency_key,
-        apply=apply,
+        game_id=game_id, token=token, action="leave", args={}, apply=_leave, **conditions
     )
 
 
-def game_start(
-    *,
-    game_id: Any,
-    token: str | None,
-    render: Render,
-    if_match: int | None = None,
-    idempotency_key: str | None = None,
-) -> Moved:
+def game_start(*, game_id: Any, token: str | None, **conditions: Unpack[Conditions]) -> Moved:
     """A seated person starts a waiting game; the seats still open are dropped."""
-
-    def apply(
-        game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
-    ) -> Change:
-        if game.status != Game.Status.WAITING:
-            raise ServiceError("game_not_active", f"the game is {game.status}, not waiting")
-        return Change(Outcome(state=game.state, events=[_started(game, players, seat)]))
-
     return _locked_change(
-        game_id=game_id,
-        token=token,
-        action="start",
-        args={},
-        render=render,
-        if_match=if_match,
-        idempotency_key=idempotency_key,
-        apply=apply,
+        game_id=game_id, token=token, action="start", args={}, apply=_start, **conditions
     )
+
+
+def _leave(
+    game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
+) -> Change:
+    _check_active(game)
+    left = ruleset.view(game.state, options=game.options).left
+    persons = [p for p in players if p.computer is None and not left[p.seat] and p.seat != seat]
+    return Change(ruleset.leave(game.state, seat=seat, options=game.options, end=not persons))
+
+
+def _start(
+    game: Game, players: list[Player], ruleset: Ruleset, seat: int | None, rng: Rng
+) -> Change:
+    if game.status != Game.Status.WAITING:
+        raise ServiceError("game_not_active", f"the game is {game.status}, not waiting")
+    return Change(Outcome(state=game.state, events=[_started(game, players, seat)]))
 
 
 def game_join(*, game_id: Any, name: str, render: Render) -> Moved:

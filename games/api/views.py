@@ -179,12 +179,14 @@ class GameViewSet(viewsets.GenericViewSet):
         return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
 
     def retrieve(self, request: Request, pk: str) -> Response:
-        version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
-        if version is None:
+        if "If-None-Match" in request.headers:
+            # A client refreshing its copy: the version alone tells whether to send it.
+            version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+            if version is not None and _unchanged(request, version):
+                return not_modified(version)
+        game = self.get_queryset().filter(pk=pk).first()
+        if game is None:
             raise NotFound("no game with this id")
-        if _unchanged(request, version):
-            return not_modified(version)
-        game = self.get_queryset().get(pk=pk)
         return with_etag(render_game(game, list(game.players.all())))
 
     @move_schema(
