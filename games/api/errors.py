@@ -21,6 +21,7 @@ STATUS_OF_CODE = {
     "parse_error": 400,
     "unknown_category": 400,
     "unknown_ruleset": 400,
+    "unknown_field": 400,
     "invalid_dice": 400,
     "not_authenticated": 401,
     "invalid_token": 401,
@@ -60,7 +61,7 @@ TITLES = {
     503: "Service unavailable",
 }
 # A field error with one of these codes names the whole problem; any other is "invalid".
-FIELD_CODES = {"unknown_category", "unknown_ruleset", "invalid_dice"}
+FIELD_CODES = {"unknown_field", "unknown_category", "unknown_ruleset", "invalid_dice"}
 
 
 def problem(code: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:

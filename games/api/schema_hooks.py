@@ -110,3 +110,15 @@ def add_game_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     paths = {**result["paths"], STREAM_PATH: {"get": STREAM_OPERATION}}
     result["paths"] = dict(sorted(paths.items()))
     return result
+
+
+def close_request_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Request bodies are refused when they carry a field they do not declare.
+
+    Every request serializer is strict (``games.api.strict``); the schema says so, so that
+    a generated client and a fuzzer know an extra field is an error, not something ignored.
+    """
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and component.get("type") == "object":
+            component.setdefault("additionalProperties", False)
+    return result

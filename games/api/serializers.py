@@ -5,11 +5,18 @@ from rest_framework import serializers
 
 from scoring import RULESETS
 
+from .strict import (
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    StrictSerializer,
+)
+
 BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
 
 
 @extend_schema_field({"type": "string", "enum": list(RULESETS)})
-class RulesetField(serializers.CharField):
+class RulesetField(StrictCharField):
     """A ruleset id; an unknown one is refused with the code ``unknown_ruleset``."""
 
 
@@ -20,9 +27,9 @@ MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
 # -- requests ------------------------------------------------------------------------------
 
 
-class SeatIn(serializers.Serializer):
-    name = serializers.CharField(max_length=50, trim_whitespace=True)
-    computer = serializers.CharField(
+class SeatIn(StrictSerializer):
+    name = StrictCharField(max_length=50, trim_whitespace=True)
+    computer = StrictCharField(
         allow_null=True,
         required=False,
         default=None,
@@ -33,20 +40,20 @@ class SeatIn(serializers.Serializer):
     )
 
 
-class GameCreateIn(serializers.Serializer):
+class GameCreateIn(StrictSerializer):
     ruleset = RulesetField(help_text="The ruleset's id (see /api/v1/rulesets/).")
     options = serializers.DictField(
         required=False, default=dict, help_text="House rules; see the ruleset's options."
     )
     players = SeatIn(many=True, min_length=1, max_length=8, help_text="The seats, in turn order.")
-    open_seats = serializers.IntegerField(
+    open_seats = StrictIntegerField(
         min_value=0,
         max_value=7,
         default=0,
         help_text="Extra seats that others take with `join`; the game waits until they are "
         "filled or a seated person calls `start`.",
     )
-    seed = serializers.IntegerField(
+    seed = StrictIntegerField(
         required=False,
         allow_null=True,
         default=None,
@@ -65,14 +72,14 @@ class GameCreateIn(serializers.Serializer):
 
 def positions(help_text: str, *, required: bool = True) -> serializers.ListField:
     return serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=5),
+        child=StrictIntegerField(min_value=0, max_value=5),
         max_length=6,
         required=required,
         help_text=help_text,
     )
 
 
-class RollIn(serializers.Serializer):
+class RollIn(StrictSerializer):
     hold = positions(
         "Box games: positions (from 0) of the dice to keep; the others are thrown.",
         required=False,
@@ -84,40 +91,40 @@ class RollIn(serializers.Serializer):
     )
 
 
-class BankIn(serializers.Serializer):
+class BankIn(StrictSerializer):
     set_aside = positions(
         "Positions of a scoring selection of the last throw, set aside before banking."
     )
 
 
-class PassIn(serializers.Serializer):
+class PassIn(StrictSerializer):
     pass
 
 
-class HoldIn(serializers.Serializer):
+class HoldIn(StrictSerializer):
     hold = positions(
         "Positions (from 0) of the dice to keep at the next roll; all others are freed."
     )
 
 
-class JoinIn(serializers.Serializer):
-    name = serializers.CharField(max_length=50, trim_whitespace=True)
+class JoinIn(StrictSerializer):
+    name = StrictCharField(max_length=50, trim_whitespace=True)
 
 
-class CategoryIn(serializers.Serializer):
-    category = serializers.ChoiceField(
+class CategoryIn(StrictSerializer):
+    category = StrictChoiceField(
         choices=BOX_IDS, help_text="A box id of the game's ruleset (see /api/v1/rulesets/)."
     )
 
 
-class ScoreIn(serializers.Serializer):
+class ScoreIn(StrictSerializer):
     dice = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=StrictIntegerField(),
         max_length=32,
         help_text="Box games: all the dice. Ten Thousand: a selection of 1 to 6 dice.",
     )
     scorecard = serializers.DictField(
-        child=serializers.IntegerField(allow_null=True),
+        child=StrictIntegerField(allow_null=True),
         required=False,
         allow_null=True,
         help_text="Box id to points, or null for an open box; missing boxes are open.",
@@ -268,25 +275,25 @@ class ProblemOut(serializers.Serializer):
     errors = FieldErrorOut(many=True, required=False)
 
 
-class AdviceIn(serializers.Serializer):
+class AdviceIn(StrictSerializer):
     scorecard = serializers.DictField(
-        child=serializers.IntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS),
+        child=StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS),
         required=False,
         help_text="Box id to points, or null for an open box; missing boxes are open.",
     )
-    yahtzee_bonus = serializers.IntegerField(
+    yahtzee_bonus = StrictIntegerField(
         min_value=0,
         max_value=MOST_POINTS,
         default=0,
         help_text="Yahtzee bonus points earned so far.",
     )
     dice = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=6),
+        child=StrictIntegerField(min_value=1, max_value=6),
         allow_null=True,
         required=False,
         help_text="The dice after this turn's last roll; null for the start of a turn.",
     )
-    rolls_left = serializers.IntegerField(
+    rolls_left = StrictIntegerField(
         min_value=0, max_value=2, required=False, help_text="Rolls still allowed after these dice."
     )
     options = serializers.DictField(required=False, default=dict)
