@@ -109,13 +109,13 @@ class Event(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a move sent with an ``Idempotency-Key``, to replay on retries."""
+    """A move sent with an ``Idempotency-Key``: what it asked, and the game right after it
+    (``games.replays``), to replay on retries."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64)
-    status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField()
+    snapshot = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -124,4 +124,4 @@ class IdempotencyRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.status_code})"
+        return self.key

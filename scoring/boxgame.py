@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .commands import Command, Hold, Roll, Score, Scratch
 from .dice import Rng, check_dice, check_indices, throw
 from .errors import RuleError
 from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best_seats
@@ -30,7 +31,7 @@ class BoxGame(Ruleset):
     upper_bonus_threshold: int
     upper_bonus_points: int
     saves_rolls: bool = False
-    actions = frozenset({"roll", "hold", "score", "scratch"})
+    moves = frozenset({Roll, Hold, Score, Scratch})
 
     @property
     def categories(self) -> tuple[Category, ...]:  # type: ignore[override]
@@ -114,17 +115,23 @@ class BoxGame(Ruleset):
         self,
         outcome: Outcome,
         *,
-        action: str,
-        args: Mapping[str, Any],
+        command: Command,
         options: Mapping[str, Any],
         rng: Rng,
     ) -> None:
-        if action == "roll":
-            self._roll(outcome, args.get("hold"), rng)
-        elif action == "hold":
-            self._hold(outcome, args.get("hold"))
-        else:
-            self._fill(outcome, args.get("category"), options, scratch=action == "scratch")
+        match command:
+            case Roll(set_aside=set_aside) if set_aside is not None:
+                raise RuleError(
+                    "invalid",
+                    f"{self.name} holds dice: send hold, not set_aside",
+                    field="set_aside",
+                )
+            case Roll(hold=hold):
+                self._roll(outcome, hold, rng)
+            case Hold(hold=hold):
+                self._hold(outcome, hold)
+            case Score(category=category) | Scratch(category=category):
+                self._fill(outcome, category, options, scratch=isinstance(command, Scratch))
 
     def _set_held(self, state: State, hold: object) -> list[int]:
         indices = check_indices(hold, self.dice)

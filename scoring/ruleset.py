@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .commands import Command
 from .dice import Rng
 from .errors import RuleError
 
@@ -135,7 +136,7 @@ class Ruleset(ABC):
     max_players: int = 8
     categories: tuple[Category, ...] = ()
     options: tuple[Option, ...] = ()
-    actions: frozenset[str] = frozenset()
+    moves: frozenset[type[Command]] = frozenset()
 
     def validate_options(self, given: Mapping[str, object] | None) -> dict[str, Any]:
         """The full set of options for a new game: defaults filled in, unknown ones refused."""
@@ -159,6 +160,12 @@ class Ruleset(ABC):
                 field="players",
             )
 
+    def check_unattended(self, options: Mapping[str, Any]) -> None:
+        """Refuse options that would make a game of computers only too long to play at once
+        (it is played to its end within the request that creates it). Box games have a
+        fixed number of rounds, so nothing is refused by default."""
+        return None
+
     @abstractmethod
     def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
         """The state before anyone has moved."""
@@ -168,8 +175,7 @@ class Ruleset(ABC):
         state: State,
         *,
         seat: int,
-        action: str,
-        args: Mapping[str, Any],
+        command: Command,
         options: Mapping[str, Any],
         rng: Rng,
     ) -> Outcome:
@@ -178,14 +184,14 @@ class Ruleset(ABC):
         Every state holds ``current`` (the seat to move) and ``finished``; what a move does
         is the ruleset's :meth:`play`, on a copy of the state.
         """
-        if action not in self.actions:
-            raise RuleError("invalid", f"{self.name} has no {action!r} move")
+        if type(command) not in self.moves:
+            raise RuleError("invalid", f"{self.name} has no {command.action!r} move")
         if state["finished"]:
             raise RuleError("game_not_active", "the game is over")
         if seat != state["current"]:
             raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
         outcome = Outcome(state=copy.deepcopy(state))
-        self.play(outcome, action=action, args=args, options=options, rng=rng)
+        self.play(outcome, command=command, options=options, rng=rng)
         return outcome
 
     @abstractmethod
@@ -193,12 +199,11 @@ class Ruleset(ABC):
         self,
         outcome: Outcome,
         *,
-        action: str,
-        args: Mapping[str, Any],
+        command: Command,
         options: Mapping[str, Any],
         rng: Rng,
     ) -> None:
-        """Play one of :attr:`actions` for the current seat on ``outcome.state``, in place."""
+        """Play one of :attr:`moves` for the current seat on ``outcome.state``, in place."""
 
     @abstractmethod
     def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:

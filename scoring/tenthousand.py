@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
+from .commands import Bank, Command, Pass, Roll
 from .dice import FACES, Rng, check_indices, counts, throw
 from .errors import RuleError
 from .ruleset import Entry, Event, Option, Outcome, Ruleset, State, View, best_seats
@@ -45,7 +46,12 @@ DICE = 6
 STRAIGHT_POINTS = 2000
 # The faces that also score alone, and what one such die is worth.
 SINGLE_POINTS = {1: 100, 5: 50}
-MOST_POINTS = 1_000_000
+MOST_POINTS = 100_000  # ten times the standard target: a long game, never an endless one
+# A game of computers only is played to its end at once, so its length must stay modest:
+# at most the standard target and bank minimum. (Eight `random` seats then write at most
+# about 2,300 events, in a third of a second.)
+UNATTENDED_TARGET = 10_000
+UNATTENDED_BANK_MINIMUM = 350
 POINTS_STEP = 50  # every combination is worth a multiple of 50
 
 
@@ -188,7 +194,7 @@ class TenThousand(Ruleset):
     min_players = 1
     max_players = 8
     categories = ()
-    actions = frozenset({"roll", "bank", "pass"})
+    moves = frozenset({Roll, Bank, Pass})
     options = (
         Option(
             "target", (), 10000,
@@ -212,6 +218,18 @@ class TenThousand(Ruleset):
     )
 
     # -- state -------------------------------------------------------------------------
+
+    def check_unattended(self, options: Mapping[str, Any]) -> None:
+        for name, most in (
+            ("target", UNATTENDED_TARGET),
+            ("bank_minimum", UNATTENDED_BANK_MINIMUM),
+        ):
+            if options[name] > most:
+                raise RuleError(
+                    "invalid",
+                    f"a game of computers only is played at once: its {name} is at most {most}",
+                    field=f"options.{name}",
+                )
 
     def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
         self.check_seats(seats)
@@ -272,21 +290,24 @@ class TenThousand(Ruleset):
         self,
         outcome: Outcome,
         *,
-        action: str,
-        args: Mapping[str, Any],
+        command: Command,
         options: Mapping[str, Any],
         rng: Rng,
     ) -> None:
-        if action == "pass":
-            self._pass(outcome, options)
-            return
-        # Positions are checked before the turn state: a malformed request is always 400.
-        given = args.get("set_aside")
-        chosen = [] if given is None else check_indices(given, DICE, field="set_aside")
-        if action == "roll":
-            self._roll(outcome, chosen, options, rng)
-        else:
-            self._bank(outcome, chosen, options)
+        match command:
+            case Pass():
+                self._pass(outcome, options)
+            case Roll(hold=hold) if hold is not None:
+                raise RuleError(
+                    "invalid", f"{self.name} sets dice aside: send set_aside, not hold",
+                    field="hold",
+                )
+            # Positions are checked before the turn state: a malformed request is always 400.
+            case Roll(set_aside=given):
+                chosen = [] if given is None else check_indices(given, DICE, field="set_aside")
+                self._roll(outcome, chosen, options, rng)
+            case Bank(set_aside=given):
+                self._bank(outcome, check_indices(given, DICE, field="set_aside"), options)
 
     def _set_aside(self, outcome: Outcome, chosen: list[int]) -> None:
         """Set aside the dice at ``chosen`` (a selection of the last throw's free dice)."""

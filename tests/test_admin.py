@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from games.admin import engine_view
 from games.api.render import render_game
-from games.errors import ServiceError
 from games.models import Event, Game, Player, ScoreEntry
-from games.services import Created, NewSeat, game_create, game_move
-from scoring import get_ruleset
+from games.services import Played, game_create, game_play
+from scoring import RuleError, get_ruleset
+from scoring.commands import command_for
+from scoring.match import Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -26,20 +27,20 @@ NAMES = ("Ann", "Ben", "Cid", "Dee")
 # -- helpers -----------------------------------------------------------------------------
 
 
-def new_game(*names: str, seed: int = 1) -> Created:
+def new_game(*names: str, seed: int = 1) -> Played:
     return game_create(
-        ruleset_id="yahtzee", options=None, players=[NewSeat(name) for name in names], seed=seed
+        ruleset_id="yahtzee", options=None, players=[Seat(name) for name in names], seed=seed
     )
 
 
-def move(created: Created, seat: int, action: str, **args: Any) -> dict[str, Any]:
-    return game_move(
-        game_id=created.game.pk, token=created.tokens[seat], action=action, args=args,
-        render=render_game,
-    ).body
+def move(created: Played, seat: int, action: str, **args: Any) -> dict[str, Any]:
+    played = game_play(
+        game_id=created.game.pk, token=created.tokens[seat], command=command_for(action, args)
+    )
+    return render_game(played.game, played.players)
 
 
-def play_turn(created: Created, seat: int) -> tuple[str, int]:
+def play_turn(created: Played, seat: int) -> tuple[str, int]:
     """Roll once and fill the first box offered; the box and its points."""
     body = move(created, seat, "roll")
     box, points = next(iter(body["choices"].items()))
@@ -160,7 +161,7 @@ def test_the_changelist_filters_by_status_ranked_and_date(admin_client: Client) 
     abandoned = new_game("Ben").game
     Game.objects.filter(pk=abandoned.pk).update(status=Game.Status.ABANDONED)
     finished = finished_game()
-    ranked = game_create(ruleset_id="yahtzee", options=None, players=[NewSeat("Cid")]).game
+    ranked = game_create(ruleset_id="yahtzee", options=None, players=[Seat("Cid")]).game
 
     assert listed(admin_client, status__exact="active") == {active.pk, ranked.pk}
     assert listed(admin_client, status__exact="abandoned") == {abandoned.pk}
@@ -314,7 +315,7 @@ def test_an_active_game_can_be_abandoned(admin_client: Client) -> None:
     assert response.status_code == 302
     after = Game.objects.get(pk=before.pk)
     assert after.status == Game.Status.ABANDONED
-    assert after.state == before.state
+    assert after.state == before.state | {"abandoned": True}
     assert after.version == before.version + 1  # clients' ETags no longer match
     last = Event.objects.get(game=after, seq=after.last_seq)
     assert (last.type, last.seat, last.data) == ("abandoned", None, {"by": "admin"})
@@ -322,7 +323,7 @@ def test_an_active_game_can_be_abandoned(admin_client: Client) -> None:
     assert list(Player.objects.filter(game=after).values_list("name", flat=True)) == ["Ann", "Ben"]
     # Now it is over: the page is view-only, and the seats can no longer move.
     assert "_save" not in form_of(admin_client, after).submits
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(RuleError) as refused:
         move(created, 1, "roll")
     assert refused.value.code == "game_not_active"
 

@@ -48,7 +48,7 @@ def render_ruleset(ruleset: Ruleset) -> dict[str, Any]:
         "rolls_per_turn": ruleset.rolls_per_turn,
         "min_players": ruleset.min_players,
         "max_players": ruleset.max_players,
-        "moves": sorted(ruleset.actions),
+        "moves": sorted(move.action for move in ruleset.moves),
         "categories": [
             {"id": c.id, "name": c.name, "section": c.section, "description": c.description}
             for c in ruleset.categories

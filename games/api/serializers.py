@@ -1,13 +1,15 @@
 """Request validation and response shapes. No rules here: the engine owns them."""
 
+from typing import Any, ClassVar
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring import RULESETS
+from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 
 from .strict import (
     StrictCharField,
-    StrictChoiceField,
     StrictIntegerField,
     StrictSerializer,
 )
@@ -70,16 +72,51 @@ class GameCreateIn(StrictSerializer):
         return value
 
 
-def positions(help_text: str, *, required: bool = True) -> serializers.ListField:
-    return serializers.ListField(
-        child=StrictIntegerField(min_value=0, max_value=5),
-        max_length=6,
-        required=required,
-        help_text=help_text,
-    )
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0, "maximum": 5},
+        "maxItems": 6,
+        "uniqueItems": True,
+    }
+)
+class PositionsField(serializers.ListField):
+    """Dice positions (from 0), each at most once; any fault is ``invalid_dice``, as the
+    contract names it, whatever it is (a string, a position out of range, a repeat)."""
+
+    def to_internal_value(self, data: Any) -> list[int]:
+        if (
+            not isinstance(data, list)
+            or len(data) > 6
+            or not all(type(i) is int and 0 <= i <= 5 for i in data)
+            or len(set(data)) != len(data)
+        ):
+            raise serializers.ValidationError(
+                "must be a list of distinct dice positions from 0 to 5", code="invalid_dice"
+            )
+        return sorted(data)
 
 
-class RollIn(StrictSerializer):
+def positions(help_text: str, *, required: bool = True) -> PositionsField:
+    return PositionsField(required=required, help_text=help_text)
+
+
+class CommandIn(StrictSerializer):
+    """A move's body; once valid, :meth:`save` yields the engine's typed command."""
+
+    command: ClassVar[type[Command]]
+
+    def create(self, validated_data: dict[str, Any]) -> Command:
+        return self.command(
+            **{
+                name: tuple(value) if isinstance(value, list) else value
+                for name, value in validated_data.items()
+            }
+        )
+
+
+class RollIn(CommandIn):
+    command = Roll
     hold = positions(
         "Box games: positions (from 0) of the dice to keep; the others are thrown.",
         required=False,
@@ -91,30 +128,61 @@ class RollIn(StrictSerializer):
     )
 
 
-class BankIn(StrictSerializer):
+class BankIn(CommandIn):
+    command = Bank
     set_aside = positions(
         "Positions of a scoring selection of the last throw, set aside before banking."
     )
 
 
-class PassIn(StrictSerializer):
-    pass
+class PassIn(CommandIn):
+    command = Pass
 
 
-class HoldIn(StrictSerializer):
+class LeaveIn(CommandIn):
+    command = Leave
+
+
+class StartIn(CommandIn):
+    command = Start
+
+
+class HoldIn(CommandIn):
+    command = Hold
     hold = positions(
         "Positions (from 0) of the dice to keep at the next roll; all others are freed."
     )
 
 
-class JoinIn(StrictSerializer):
+class JoinIn(CommandIn):
+    command = Join
     name = StrictCharField(max_length=50, trim_whitespace=True)
 
 
-class CategoryIn(StrictSerializer):
-    category = StrictChoiceField(
-        choices=BOX_IDS, help_text="A box id of the game's ruleset (see /api/v1/rulesets/)."
-    )
+@extend_schema_field({"type": "string", "enum": BOX_IDS})
+class BoxField(StrictCharField):
+    """A box id of some ruleset (whether the game's ruleset has it is the engine's check);
+    any other string, or none at all, is ``unknown_category``, as the contract names it."""
+
+    def fail(self, key: str, **kwargs: Any) -> None:
+        if key == "required":
+            raise serializers.ValidationError("name the box to fill", code="unknown_category")
+        super().fail(key, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if value not in BOX_IDS:
+            raise serializers.ValidationError(f"no box {value!r}", code="unknown_category")
+        return value
+
+
+class ScoreBoxIn(CommandIn):
+    command = Score
+    category = BoxField(help_text="A box id of the game's ruleset (see /api/v1/rulesets/).")
+
+
+class ScratchBoxIn(ScoreBoxIn):
+    command = Scratch
 
 
 class ScoreIn(StrictSerializer):
@@ -130,6 +198,27 @@ class ScoreIn(StrictSerializer):
         help_text="Box id to points, or null for an open box; missing boxes are open.",
     )
     options = serializers.DictField(required=False, default=dict)
+
+
+class GamesQuery(serializers.Serializer):
+    """The list's query, checked before any lookup: a malformed value is 400, never ignored
+    (an empty ``status=`` filters nothing only if it is left out)."""
+
+    ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False)
+    status = serializers.ChoiceField(
+        choices=["waiting", "active", "finished", "abandoned"], required=False
+    )
+    player = serializers.CharField(
+        max_length=50,
+        required=False,
+        help_text="Games with a seat of this name (case does not matter).",
+    )
+    page = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, help_text="From 1; past the last: 404."
+    )
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=100, required=False, help_text="Games per page (default 20)."
+    )
 
 
 class EventsQuery(serializers.Serializer):

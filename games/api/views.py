@@ -21,6 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import RULESETS
+from scoring.commands import Command
+from scoring.match import Seat
 from scoring.strategy import advise
 
 from .. import services
@@ -35,20 +37,25 @@ from .serializers import (
     AdviceIn,
     AdviceOut,
     BankIn,
-    CategoryIn,
+    CommandIn,
     EventOut,
     EventsQuery,
     GameCreateIn,
     GameOut,
+    GamesQuery,
     HealthOut,
     HintOut,
     HoldIn,
     JoinIn,
+    LeaveIn,
     PassIn,
     RollIn,
     RulesetOut,
+    ScoreBoxIn,
     ScoreIn,
     ScoreOut,
+    ScratchBoxIn,
+    StartIn,
 )
 from .throttles import CreateThrottle, MoveThrottle
 
@@ -104,6 +111,7 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
     list=extend_schema(
         summary="List games",
         description="Newest first, paginated, filterable by ruleset, status and player name.",
+        parameters=[GamesQuery],
         responses={200: GameOut(many=True), **docs.problems(400, 404)},
         examples=[
             OpenApiExample(
@@ -167,7 +175,7 @@ class GameViewSet(viewsets.GenericViewSet):
         created = services.game_create(
             ruleset_id=data["ruleset"],
             options=data["options"],
-            players=[services.NewSeat(p["name"], p["computer"]) for p in data["players"]],
+            players=[Seat(p["name"], p["computer"]) for p in data["players"]],
             open_seats=data["open_seats"],
             seed=data["seed"],
         )
@@ -175,6 +183,7 @@ class GameViewSet(viewsets.GenericViewSet):
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
 
     def list(self, request: Request) -> Response:
+        GamesQuery(data=request.query_params).is_valid(raise_exception=True)
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
 
@@ -208,7 +217,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def roll(self, request: Request, pk: str) -> Response:
-        return self._move(request, pk, "roll", ("hold", "set_aside"))
+        return self._play(request, pk, RollIn)
 
     @move_schema(
         "Hold dice",
@@ -218,21 +227,21 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def hold(self, request: Request, pk: str) -> Response:
-        return self._move(request, pk, "hold", ("hold",))
+        return self._play(request, pk, HoldIn)
 
     @move_schema(
         "Score a box",
-        CategoryIn,
+        ScoreBoxIn,
         "Fills the box with the points the current dice take there (see `choices`); ends the turn.",
         [OpenApiExample("Full house", value={"category": "full_house"}, request_only=True)],
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def score(self, request: Request, pk: str) -> Response:
-        return self._move(request, pk, "score", ("category",))
+        return self._play(request, pk, ScoreBoxIn)
 
     @move_schema(
         "Scratch a box",
-        CategoryIn,
+        ScratchBoxIn,
         "Fills the box with 0; ends the turn.",
         [
             OpenApiExample(
@@ -242,7 +251,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def scratch(self, request: Request, pk: str) -> Response:
-        return self._move(request, pk, "scratch", ("category",))
+        return self._play(request, pk, ScratchBoxIn)
 
     @move_schema(
         "Bank the turn (Ten Thousand)",
@@ -257,7 +266,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def bank(self, request: Request, pk: str) -> Response:
-        return self._move(request, pk, "bank", ("set_aside",))
+        return self._play(request, pk, BankIn)
 
     @move_schema(
         "Pass (Ten Thousand)",
@@ -273,7 +282,7 @@ class GameViewSet(viewsets.GenericViewSet):
         authentication_classes=[SeatTokenAuthentication],
     )
     def pass_turn(self, request: Request, pk: str) -> Response:
-        return self._move(request, pk, "pass", ())
+        return self._play(request, pk, PassIn)
 
     @extend_schema(
         summary="Advice for the current seat",
@@ -329,28 +338,24 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @move_schema(
         "Leave the game",
-        PassIn,
+        LeaveIn,
         "The seat resigns: its later turns are skipped, its total stands and it cannot win; "
         "the game goes on among the others and ends when no person is left to play.",
         [OpenApiExample("Leave", value={}, request_only=True)],
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def leave(self, request: Request, pk: str) -> Response:
-        _object_body(request)
-        left = services.game_leave(game_id=pk, token=request.auth, **_conditions(request))
-        return self._answer(left)
+        return self._play(request, pk, LeaveIn)
 
     @move_schema(
         "Start a waiting game",
-        PassIn,
+        StartIn,
         "A seated person starts the game now; the seats still open are dropped.",
         [OpenApiExample("Start", value={}, request_only=True)],
     )
     @action(detail=True, methods=["post"], authentication_classes=[SeatTokenAuthentication])
     def start(self, request: Request, pk: str) -> Response:
-        _object_body(request)
-        started = services.game_start(game_id=pk, token=request.auth, **_conditions(request))
-        return self._answer(started)
+        return self._play(request, pk, StartIn)
 
     @extend_schema(
         summary="Join a waiting game",
@@ -366,44 +371,30 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
-        given = JoinIn(data=request.data)
-        given.is_valid(raise_exception=True)
-        joined = services.game_join(
-            game_id=pk, name=given.validated_data["name"], render=render_game
-        )
-        return self._answer(joined)
+        joined = services.game_join(game_id=pk, command=_command(JoinIn, request))
+        return _answer(joined, 201)
 
-    def _move(self, request: Request, pk: str, action: str, fields: tuple[str, ...]) -> Response:
-        _object_body(request)
-        moved = services.game_move(
+    def _play(self, request: Request, pk: str, body: type[CommandIn]) -> Response:
+        played = services.game_play(
             game_id=pk,
             token=request.auth,
-            action=action,
-            args={name: request.data[name] for name in fields if name in request.data},
-            **_conditions(request),
+            command=_command(body, request),
+            if_match=_if_match(request),
+            idempotency_key=_idempotency_key(request),
         )
-        return self._answer(moved)
-
-    @staticmethod
-    def _answer(moved: services.Moved) -> Response:
-        replayed = {"Idempotent-Replayed": "true"} if moved.replayed else {}
-        return with_etag(moved.body, moved.status_code, **replayed)
+        return _answer(played)
 
 
-def _object_body(request: Request) -> dict[str, Any]:
-    """The parsed body (malformed JSON: 400; not JSON: 415), which must be an object."""
-    if not isinstance(request.data, dict):
-        raise ValidationError({"body": ["the body must be a JSON object"]})
-    return request.data
+def _command(body: type[CommandIn], request: Request) -> Command:
+    """The request's body, validated strictly, as the engine's typed command."""
+    given = body(data=request.data)
+    given.is_valid(raise_exception=True)
+    return given.save()
 
 
-def _conditions(request: Request) -> dict[str, Any]:
-    """What every change request carries besides its body: how to answer, and its headers."""
-    return {
-        "render": render_game,
-        "if_match": _if_match(request),
-        "idempotency_key": _idempotency_key(request),
-    }
+def _answer(played: services.Played, status: int = 200) -> Response:
+    replayed = {"Idempotent-Replayed": "true"} if played.replayed else {}
+    return with_etag(render_game(played.game, played.players, played.tokens), status, **replayed)
 
 
 def not_modified(tag: int) -> Response:

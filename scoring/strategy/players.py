@@ -1,9 +1,11 @@
 """Computer players: one pure function the service calls for the next move of a computer
 seat, and the levels each ruleset offers.
 
-    action, args = computer_move(ruleset, state, level="optimal", options=options,
-                                 rng=rng, folder=tables)
-    outcome = ruleset.move(state, seat=state["current"], action=action, args=args, ...)
+    command = computer_command(ruleset, state, "optimal", options, rng, folder=tables)
+    outcome = ruleset.move(state, seat=state["current"], command=command, ...)
+
+(:func:`computer_move` gives the same move as ``(action, args)``, the way the strategies
+below spell it.)
 
 The service asks again after every move until a person's turn or the end of the game. A
 move is always legal in the state given (the tests play thousands of whole games through
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..boxgame import Box, BoxGame
+from ..commands import Command, command_for
 from ..errors import RuleError
 from ..faces import UPPER_IDS
 from ..registry import RULESETS
@@ -103,6 +106,21 @@ def computer_move(
         strategy = load_strategy(ruleset.id, options, folder)
         return optimal_box_move(strategy, state)
     return maxi_move(ruleset, state, options)
+
+
+def computer_command(
+    ruleset: Ruleset,
+    state: State,
+    level: str,
+    options: Mapping[str, Any],
+    rng: PlayerRng,
+    *,
+    folder: Path | str,
+) -> Command:
+    """:func:`computer_move` as a command: the strategy a match is driven by."""
+    action, args = computer_move(ruleset, state, level=level, options=options, rng=rng,
+                                 folder=folder)
+    return command_for(action, args)
 
 
 # -- box games -----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..commands import command_for
 from ..ruleset import Ruleset
 from .players import computer_move
 
@@ -51,7 +52,7 @@ def play_game(
             ruleset, state, level=levels[seat], options=full, rng=rng, folder=folder
         )
         outcome = ruleset.move(
-            state, seat=seat, action=action, args=args, options=full, rng=rng
+            state, seat=seat, command=command_for(action, args), options=full, rng=rng
         )
         state = outcome.state
         moves += 1

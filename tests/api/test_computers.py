@@ -156,13 +156,31 @@ def test_yahtzee_advice_reproduces_the_published_values(api, options, value):
     assert advice["expected_final"] == pytest.approx(value, abs=0.001)
 
 
-def test_a_game_of_computers_that_cannot_end_is_ended_when_their_moves_run_out(api, settings):
-    from games import services
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"target": 10_050}, "options.target"),
+        ({"bank_minimum": 400}, "options.bank_minimum"),
+    ],
+)
+def test_a_game_of_computers_only_beyond_the_standard_length_is_refused(api, options, field):
+    players = [{"name": f"Bot{i}", "computer": "random"} for i in range(8)]
+    refused = create(api, players, "ten-thousand", options=options)
+    assert_problem(refused, 400, "invalid")
+    assert refused.json()["errors"][0]["field"] == field
+    from games.models import Game
 
-    players = [{"name": f"Bot{i}", "computer": "random"} for i in range(2)]
-    options = {"bank_minimum": 1_000_000, "target": 50}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services, "COMPUTER_MOVES", 300)
-        game = create(api, players, "ten-thousand", options=options, seed=1).json()
+    assert not Game.objects.exists()
+
+
+def test_the_same_options_are_allowed_when_a_person_plays(api):
+    players = [{"name": "Ann"}, {"name": "Bot", "computer": "random"}]
+    created = create(api, players, "ten-thousand", options={"target": 100_000})
+    assert created.status_code == 201
+
+
+def test_the_largest_game_of_computers_only_is_played_to_its_end_at_once(api):
+    players = [{"name": f"Bot{i}", "computer": "random"} for i in range(8)]
+    game = create(api, players, "ten-thousand", options={"target": 10_000}, seed=3).json()
     assert game["status"] == "finished"
-    assert api.events(game)[-1]["type"] == "finished"
+    assert max(p["total"] for p in game["players"]) >= 10_000

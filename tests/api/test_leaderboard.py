@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Player
+from scoring.match import Seat
 
 from .conftest import assert_problem
 
@@ -29,7 +30,7 @@ def finished_game(
     created = services.game_create(
         ruleset_id=ruleset,
         options=None,
-        players=[services.NewSeat(name) for name in totals],
+        players=[Seat(name) for name in totals],
         seed=seed,
     )
     Game.objects.filter(pk=created.game.pk).update(
@@ -202,7 +203,7 @@ def test_games_played_with_house_rules_are_not_ranked(api):
 
     for name, options in [("Fair", {}), ("Cheat", {"target": 50, "bank_minimum": 0})]:
         created = services.game_create(
-            ruleset_id="ten-thousand", options=options, players=[services.NewSeat(name)]
+            ruleset_id="ten-thousand", options=options, players=[Seat(name)]
         )
         Game.objects.filter(pk=created.game.pk).update(
             status="finished", finished_at=timezone.now()

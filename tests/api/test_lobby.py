@@ -84,7 +84,7 @@ def test_no_seat_token_is_stored_except_as_a_hash(api):
     joined = join(api, game, "Ben", HTTP_IDEMPOTENCY_KEY="j1").json()
     api.ok(game, "roll", HTTP_IDEMPOTENCY_KEY="r1")
     tokens = [game["players"][0]["token"], joined["players"][1]["token"]]
-    stored = " ".join(str(r.body) for r in IdempotencyRecord.objects.all())
+    stored = " ".join(str(r.snapshot) for r in IdempotencyRecord.objects.all())
     stored += " ".join(p.token_hash for p in Player.objects.all())
     assert stored and not any(token in stored for token in tokens)
 

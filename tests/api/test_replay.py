@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from scoring import get_ruleset
+from scoring.commands import command_for
 
 from .test_every_ruleset import play_box_game
 
@@ -52,14 +53,13 @@ def replay(log: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
                 args = {"hold": [i for i in range(ruleset.dice) if i not in data["thrown"]]}
             dice = LoggedDice([data["dice"][i] for i in data["thrown"]])
             outcome = ruleset.move(
-                state, seat=seat, action="roll", args=args, options=options, rng=dice
+                state, seat=seat, command=command_for("roll", args), options=options, rng=dice
             )
         elif kind == "banked":
             outcome = ruleset.move(
                 state,
                 seat=seat,
-                action="bank",
-                args={"set_aside": pending},
+                command=command_for("bank", {"set_aside": pending}),
                 options=options,
                 rng=LoggedDice([]),
             )
@@ -67,9 +67,15 @@ def replay(log: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
             action = {"held": "hold", "scored": "score", "scratched": "scratch", "passed": "pass"}[
                 kind
             ]
-            args = {"hold": data.get("held"), "category": data.get("category")}
+            args = {
+                "held": {"hold": data.get("held")},
+                "scored": {"category": data.get("category")},
+                "scratched": {"category": data.get("category")},
+                "passed": {},
+            }[kind]
             outcome = ruleset.move(
-                state, seat=seat, action=action, args=args, options=options, rng=LoggedDice([])
+                state, seat=seat, command=command_for(action, args), options=options,
+                rng=LoggedDice([]),
             )
         elif kind == "left":
             ends = any(e["type"] == "finished" for e in log if e["seq"] == event["seq"] + 1)

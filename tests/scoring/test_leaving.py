@@ -6,6 +6,7 @@ import random
 import pytest
 
 import scoring
+from scoring.commands import command_for
 
 YAHTZEE = scoring.get_ruleset("yahtzee")
 TEN_THOUSAND = scoring.get_ruleset("ten-thousand")
@@ -15,10 +16,12 @@ YAHTZEE_OPTIONS = YAHTZEE.validate_options({})
 def play_turn(ruleset, state, options, rng):
     """Roll once, score the first legal box."""
     seat = state["current"]
-    state = ruleset.move(state, seat=seat, action="roll", args={}, options=options, rng=rng).state
+    state = ruleset.move(
+        state, seat=seat, command=command_for("roll", {}), options=options, rng=rng
+    ).state
     box = next(iter(ruleset.view(state, options=options).choices))
     return ruleset.move(
-        state, seat=seat, action="score", args={"category": box}, options=options, rng=rng
+        state, seat=seat, command=command_for("score", {"category": box}), options=options, rng=rng
     ).state
 
 
@@ -42,7 +45,7 @@ def test_leaving_on_ones_own_turn_passes_the_dice_on():
     rng = random.Random(2)
     state = YAHTZEE.new_state(seats=2, options=YAHTZEE_OPTIONS)
     state = YAHTZEE.move(
-        state, seat=0, action="roll", args={}, options=YAHTZEE_OPTIONS, rng=rng
+        state, seat=0, command=command_for("roll", {}), options=YAHTZEE_OPTIONS, rng=rng
     ).state
     after = leave(YAHTZEE, state, 0, YAHTZEE_OPTIONS).state
     assert after["current"] == 1 and after["dice"] is None and after["rolls_used"] == 0
@@ -86,7 +89,8 @@ def test_a_seat_that_left_can_neither_move_nor_leave_again():
     assert refused.value.code == "not_your_turn"
     with pytest.raises(scoring.RuleError) as refused:
         YAHTZEE.move(
-            state, seat=1, action="roll", args={}, options=YAHTZEE_OPTIONS, rng=random.Random()
+            state, seat=1, command=command_for("roll", {}), options=YAHTZEE_OPTIONS,
+            rng=random.Random(),
         )
     assert refused.value.code == "not_your_turn"
     assert state == before
@@ -113,14 +117,35 @@ def test_ten_thousand_final_round_skips_a_seat_that_left():
     state = TEN_THOUSAND.new_state(seats=3, options=options)
     state = leave(TEN_THOUSAND, state, 2, options).state
     state = TEN_THOUSAND.move(
-        state, seat=0, action="roll", args={}, options=options, rng=Faces(1, 1, 1, 2, 3, 4)
+        state, seat=0, command=command_for("roll", {}), options=options, rng=Faces(1, 1, 1, 2, 3, 4)
     ).state
     state = TEN_THOUSAND.move(
-        state, seat=0, action="bank", args={"set_aside": [0, 1, 2]}, options=options, rng=Faces()
+        state, seat=0, command=command_for("bank", {"set_aside": [0, 1, 2]}), options=options,
+        rng=Faces(),
     ).state
     assert state["current"] == 1 and not state["finished"]
     state = TEN_THOUSAND.move(
-        state, seat=1, action="pass", args={}, options=options, rng=Faces()
+        state, seat=1, command=command_for("pass", {}), options=options, rng=Faces()
     ).state
     view = TEN_THOUSAND.view(state, options=options)
     assert view.finished and view.winners == [0]
+
+
+def test_computers_that_run_out_of_moves_end_the_game(monkeypatch):
+    """The last guard of a request's work: a game of computers that has not ended after
+    COMPUTER_MOVES moves ends there, with the best totals winning."""
+    from functools import partial
+
+    from scoring import match
+    from scoring.strategy import computer_command
+
+    monkeypatch.setattr(match, "COMPUTER_MOVES", 30)
+    seats = [match.Seat("A", "random"), match.Seat("B", "random")]
+    game = match.Match(
+        TEN_THOUSAND, TEN_THOUSAND.validate_options({}), seats,
+        partial(computer_command, folder="unused"),
+    )
+    outcome = game.new(open_seats=0, dice=random.Random(1), mind=random.Random(2))
+    assert outcome.state["finished"]
+    assert outcome.events[-1].type == "finished"
+    assert sum(e.type != "finished" for e in outcome.events) >= 30

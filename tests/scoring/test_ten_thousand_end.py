@@ -31,7 +31,8 @@ def assert_over(table: Table, winners: list[int], totals: list[int]) -> None:
         assert sum(entry.points for entry in table.entries if entry.seat == seat) == total
     for action in ("roll", "bank", "pass"):
         for seat in range(len(totals)):
-            table.refused("game_not_active", action, {"set_aside": [0]}, seat=seat)
+            args = {} if action == "pass" else {"set_aside": [0]}
+            table.refused("game_not_active", action, args, seat=seat)
 
 
 # -- final_round false: the first to reach the target wins at once ---------------------

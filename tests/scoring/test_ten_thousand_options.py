@@ -7,6 +7,7 @@ import pytest
 from test_ten_thousand_support import TEN, Table
 
 import scoring
+from scoring.commands import Bank, Pass, Roll
 from scoring.tenthousand import TenThousand
 
 param = pytest.param
@@ -20,7 +21,7 @@ def test_the_ruleset_declares_itself():
     assert TEN.rolls_per_turn == 0  # no limit
     assert (TEN.min_players, TEN.max_players) == (1, 8)
     assert TEN.categories == ()
-    assert TEN.actions == frozenset({"roll", "bank", "pass"})
+    assert TEN.moves == frozenset({Roll, Bank, Pass})
     assert "no limit" in TEN.description
 
 
@@ -41,8 +42,8 @@ def test_the_options_declare_their_values_defaults_and_bounds():
         o.id: (o.kind, o.values, o.default, o.minimum, o.maximum, o.step) for o in TEN.options
     }
     assert declared == {
-        "target": (int, (), 10000, 50, 1_000_000, 50),
-        "bank_minimum": (int, (), 350, 0, 1_000_000, 50),
+        "target": (int, (), 10000, 50, 100_000, 50),
+        "bank_minimum": (int, (), 350, 0, 100_000, 50),
         "final_round": (bool, (False, True), False, None, None, None),
     }
     for option in TEN.options:
@@ -53,11 +54,11 @@ def test_the_options_declare_their_values_defaults_and_bounds():
     "given",
     [
         param({"target": 50}, id="target-least"),
-        param({"target": 1_000_000}, id="target-most"),
+        param({"target": 100_000}, id="target-most"),
         param({"target": 2050}, id="target-2050"),
         param({"bank_minimum": 0}, id="minimum-0"),
         param({"bank_minimum": 50}, id="minimum-50"),
-        param({"bank_minimum": 1_000_000}, id="minimum-most"),
+        param({"bank_minimum": 100_000}, id="minimum-most"),
         param({"final_round": True}, id="final-round-true"),
         param({"final_round": False}, id="final-round-false"),
         param({"target": 1000, "bank_minimum": 300, "final_round": True}, id="all-three"),
@@ -74,14 +75,14 @@ def test_values_within_bounds_are_accepted(given):
         param({"target": 49}, "options.target", id="target-49"),
         param({"target": -50}, "options.target", id="target-negative"),
         param({"target": 10001}, "options.target", id="target-not-a-multiple-of-50"),
-        param({"target": 1_000_050}, "options.target", id="target-too-high"),
+        param({"target": 100_050}, "options.target", id="target-too-high"),
         param({"target": 10000.0}, "options.target", id="target-float"),
         param({"target": "10000"}, "options.target", id="target-string"),
         param({"target": True}, "options.target", id="target-bool"),
         param({"target": None}, "options.target", id="target-null"),
         param({"bank_minimum": -50}, "options.bank_minimum", id="minimum-negative"),
         param({"bank_minimum": 349}, "options.bank_minimum", id="minimum-349"),
-        param({"bank_minimum": 1_000_050}, "options.bank_minimum", id="minimum-too-high"),
+        param({"bank_minimum": 100_050}, "options.bank_minimum", id="minimum-too-high"),
         param({"bank_minimum": False}, "options.bank_minimum", id="minimum-bool"),
         param({"bank_minimum": 350.0}, "options.bank_minimum", id="minimum-float"),
         param({"final_round": 1}, "options.final_round", id="final-round-1"),
@@ -103,7 +104,7 @@ def test_the_error_spells_out_the_allowed_values():
     with pytest.raises(scoring.RuleError) as refused:
         TEN.validate_options({"target": 75})
     assert refused.value.detail == (
-        "option 'target' takes a whole number from 50 to 1000000, a multiple of 50"
+        "option 'target' takes a whole number from 50 to 100000, a multiple of 50"
     )
     with pytest.raises(scoring.RuleError) as refused:
         TEN.validate_options({"final_round": "yes"})

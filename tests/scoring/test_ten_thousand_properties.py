@@ -22,6 +22,7 @@ from test_ten_thousand_support import (
 )
 
 import scoring
+from scoring.commands import command_for
 from scoring.tenthousand import (
     best_free_selection,
     best_selection,
@@ -187,8 +188,9 @@ def test_random_games_end_with_winners_and_totals_that_add_up(
             best = best_free_selection(turn["dice"], turn["set_aside"])
             trial = copy.deepcopy(table.state)
             try:
-                TEN.move(trial, seat=table.current, action="bank",
-                         args={"set_aside": best.positions}, options=table.options,
+                TEN.move(trial, seat=table.current,
+                         command=command_for("bank", {"set_aside": best.positions}),
+                         options=table.options,
                          rng=ScriptedRng())
             except scoring.RuleError as error:
                 assert error.code == "bank_too_low"

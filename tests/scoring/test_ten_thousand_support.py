@@ -11,6 +11,7 @@ import pytest
 from yahtzee_support import ScriptedRng
 
 import scoring
+from scoring.commands import command_for
 
 TEN = scoring.get_ruleset("ten-thousand")
 
@@ -118,8 +119,7 @@ class Table:
         outcome = TEN.move(
             self.state,
             seat=self.current if seat is None else seat,
-            action=action,
-            args=dict(args or {}),
+            command=command_for(action, args),
             options=self.options,
             rng=ScriptedRng() if rng is None else rng,
         )

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from yahtzee_support import BOXES, UPPER, YAHTZEE, upper_box
 
 import scoring
+from scoring.commands import Hold, Roll, Score, Scratch, command_for
 
 
 def modest(examples):
@@ -201,7 +202,7 @@ def test_random_whole_games_obey_the_rules_and_end_after_13_fills_per_seat(
         before = copy.deepcopy(state)
         try:
             outcome = YAHTZEE.move(
-                state, seat=seat, action=action, args=args, options=opts, rng=dice_source
+                state, seat=seat, command=command_for(action, args), options=opts, rng=dice_source
             )
         except scoring.RuleError:
             assert state == before, "a refused move changed the state"
@@ -262,10 +263,9 @@ def test_random_whole_games_obey_the_rules_and_end_after_13_fills_per_seat(
     assert finished_events[0].data == {"winners": winners, "totals": view.totals}
     assert view.winners == winners
     assert view.current_seat is None
-    for action in ("roll", "hold", "score", "scratch"):
+    for command in (Roll(), Hold(hold=()), Score(category="chance"), Scratch(category="chance")):
         try:
-            YAHTZEE.move(state, seat=0, action=action, args={"category": "chance", "hold": []},
-                         options=opts, rng=dice_source)
+            YAHTZEE.move(state, seat=0, command=command, options=opts, rng=dice_source)
         except scoring.RuleError as error:
             assert error.code == "game_not_active"
         else:

@@ -8,6 +8,7 @@ import pytest
 from yahtzee_support import BOXES, PLAIN, YAHTZEE, ScriptedRng, Table
 
 import scoring
+from scoring.commands import command_for
 
 param = pytest.param
 
@@ -229,7 +230,7 @@ def test_an_unknown_action_is_refused():
 @pytest.mark.parametrize("action", ["roll", "hold", "score", "scratch"])
 def test_moving_for_another_seat_is_refused(action):
     table = Table(seats=3)
-    args = {"hold": [0]} if action == "hold" else {"category": "chance"}
+    args = {"hold": [0]} if action in ("hold", "roll") else {"category": "chance"}
     refused("not_your_turn", table, action, args, seat=1, rng=ScriptedRng(1, 2, 3, 4, 5))
     table.roll(1, 2, 3, 4, 5)
     refused("not_your_turn", table, action, args, seat=2, rng=ScriptedRng(1, 2, 3, 4, 5))
@@ -328,7 +329,7 @@ def test_a_solitaire_game_lasts_13_turns():
 def test_every_move_after_the_game_is_finished_is_refused(action, seat):
     table = Table(seats=2)
     play_out(table, lambda s, box: (PLAIN, True))
-    args = {"hold": [0]} if action == "hold" else {"category": "chance"}
+    args = {"hold": [0]} if action in ("hold", "roll") else {"category": "chance"}
     refused("game_not_active", table, action, args, seat=seat, rng=ScriptedRng(1, 2, 3, 4, 5))
 
 
@@ -344,7 +345,9 @@ def test_a_successful_move_does_not_modify_the_given_state():
         ("score", {"category": "full_house"}, ScriptedRng()),
     ]:
         before = copy.deepcopy(state)
-        outcome = YAHTZEE.move(state, seat=0, action=action, args=args, options=options, rng=rng)
+        outcome = YAHTZEE.move(
+            state, seat=0, command=command_for(action, args), options=options, rng=rng
+        )
         assert state == before
         assert outcome.state is not state
         state = outcome.state

@@ -20,6 +20,7 @@ from yatzy_support import (
 )
 
 import scoring
+from scoring.commands import Hold, Roll, Score, Scratch
 
 param = pytest.param
 
@@ -49,7 +50,7 @@ def test_each_ruleset_states_its_dice_rolls_players_and_no_options(ruleset, dice
     assert ruleset.validate_options({}) == {}
     assert ruleset.validate_options(None) == {}
     assert ruleset.name and ruleset.description.endswith(".")
-    assert ruleset.actions == frozenset({"roll", "hold", "score", "scratch"})
+    assert ruleset.moves == frozenset({Roll, Hold, Score, Scratch})
 
 
 @each_ruleset

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from yatzy_support import BOXES, FORCED, MAXI, UPPER, each_ruleset
 
 import scoring
+from scoring.commands import command_for
 
 
 def modest(examples):
@@ -227,7 +228,7 @@ def test_random_whole_games_end_after_every_box_of_every_seat_with_rule_totals(
         before = copy.deepcopy(state)
         try:
             outcome = ruleset.move(
-                state, seat=seat, action=action, args=args, options={}, rng=dice_source
+                state, seat=seat, command=command_for(action, args), options={}, rng=dice_source
             )
         except scoring.RuleError:
             assert state == before, "a refused move changed the state"

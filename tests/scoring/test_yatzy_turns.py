@@ -18,6 +18,7 @@ from yatzy_support import (
 )
 
 import scoring
+from scoring.commands import command_for
 
 param = pytest.param
 
@@ -181,7 +182,7 @@ def test_the_highest_total_wins(ruleset):
 def test_every_move_after_the_game_is_finished_is_refused(ruleset, action):
     game = table(ruleset, seats=2)
     play_out(game, lambda seat, box: (any_dice(ruleset), True))
-    args = {"hold": [0]} if action == "hold" else {"category": "chance"}
+    args = {"hold": [0]} if action in ("hold", "roll") else {"category": "chance"}
     refused("game_not_active", game, action, args, seat=0, rng=ScriptedRng(*any_dice(ruleset)))
 
 
@@ -189,7 +190,7 @@ def test_every_move_after_the_game_is_finished_is_refused(ruleset, action):
 @each_ruleset
 def test_moving_for_another_seat_is_refused(ruleset, action):
     game = table(ruleset, seats=2)
-    args = {"hold": [0]} if action == "hold" else {"category": "ones"}
+    args = {"hold": [0]} if action in ("hold", "roll") else {"category": "ones"}
     game.roll(*any_dice(ruleset))
     refused("not_your_turn", game, action, args, seat=1, rng=ScriptedRng(*any_dice(ruleset)))
 
@@ -205,7 +206,9 @@ def test_a_move_never_modifies_the_state_it_was_given(ruleset):
     ]
     for action, args, rng in moves:
         before = copy.deepcopy(state)
-        outcome = ruleset.move(state, seat=0, action=action, args=args, options={}, rng=rng)
+        outcome = ruleset.move(
+            state, seat=0, command=command_for(action, args), options={}, rng=rng
+        )
         assert state == before
         state = outcome.state
     assert state["cards"][0]["ones"] == 0

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import scoring
+from scoring.commands import command_for
 
 YAHTZEE = scoring.get_ruleset("yahtzee")
 
@@ -83,8 +84,7 @@ class Table:
         outcome = self.ruleset.move(
             self.state,
             seat=self.current if seat is None else seat,
-            action=action,
-            args=dict(args or {}),
+            command=command_for(action, args),
             options=self.options,
             rng=ScriptedRng() if rng is None else rng,
         )

@@ -9,6 +9,7 @@ import pytest
 
 from scoring import get_ruleset
 from scoring.boxgame import BoxGame
+from scoring.commands import command_for
 from scoring.ruleset import State
 from scoring.strategy.maxi import TurnPlan, bonus_chance, maxi_move
 from scoring.strategy.selfplay import play_game
@@ -91,7 +92,7 @@ def test_saves_rolls_during_the_game_and_plays_every_turn(tmp_path: Path) -> Non
         while not state["finished"]:
             saved_at_some_point = max(saved_at_some_point, state["saved"][0])
             action, args = maxi_move(MAXI, state, OPTIONS)
-            state = MAXI.move(state, seat=0, action=action, args=args, options=OPTIONS,
+            state = MAXI.move(state, seat=0, command=command_for(action, args), options=OPTIONS,
                               rng=rng).state
     assert saved_at_some_point >= 3
 

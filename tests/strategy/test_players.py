@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from scoring import RuleError, get_ruleset
 from scoring.boxgame import BoxGame
+from scoring.commands import command_for
 from scoring.ruleset import Ruleset, State
 from scoring.strategy import advise, advise_with
 from scoring.strategy.players import (
@@ -57,7 +58,7 @@ def legal(ruleset: Ruleset, state: State, move: tuple[str, dict], options: dict)
     """Apply the move through the engine (a refused move raises its RuleError)."""
     action, args = move
     return ruleset.move(
-        state, seat=state["current"], action=action, args=args, options=options,
+        state, seat=state["current"], command=command_for(action, args), options=options,
         rng=random.Random(0),
     ).state
 
@@ -74,7 +75,7 @@ def reachable_states(
             ruleset, state, level="random", options=options, rng=rng, folder="unused"
         )
         state = ruleset.move(
-            state, seat=state["current"], action=move[0], args=move[1], options=options,
+            state, seat=state["current"], command=command_for(move[0], move[1]), options=options,
             rng=rng,
         ).state
 

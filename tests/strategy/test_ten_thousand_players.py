@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from scoring import get_ruleset
+from scoring.commands import command_for
 from scoring.ruleset import State
 from scoring.strategy.duel import duel, score, wilson
 from scoring.strategy.tenthousand import (
@@ -45,7 +46,7 @@ def throw_state(
 def apply(state: State, move: tuple[str, dict], options: dict = DEFAULTS) -> list:
     """The engine's events for the move (a refused move raises)."""
     action, args = move
-    outcome = TEN.move(state, seat=state["current"], action=action, args=args,
+    outcome = TEN.move(state, seat=state["current"], command=command_for(action, args),
                        options=options, rng=random.Random(3))
     return outcome.events
 
