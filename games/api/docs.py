@@ -5,8 +5,10 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from .serializers import ProblemOut
 
 WHEN = {
-    400: "Malformed JSON or invalid input (`invalid`, `parse_error`, `unknown_category`, "
-    "`unknown_ruleset`, `invalid_dice`).",
+    400: "Malformed JSON or invalid input (`invalid`, `parse_error`, `unknown_field`, "
+    "`unknown_category`, `unknown_ruleset`, `invalid_dice`). A field the body does not "
+    "take is `unknown_field` and a value of the wrong JSON type `invalid`; `errors` names "
+    "each field at fault.",
     401: "Missing or wrong seat token (`not_authenticated`, `invalid_token`).",
     404: "No such game or ruleset (`not_found`).",
     405: "The path does not take this method (`method_not_allowed`).",

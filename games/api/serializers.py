@@ -5,7 +5,7 @@ from typing import Any, ClassVar
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring import RULESETS
+from scoring import RULESETS, Option
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 
 from .strict import (
@@ -26,6 +26,86 @@ INT64 = 2**63 - 1
 MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
 
 
+def _option_schema(option: Option) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": JSON_TYPES[option.kind], "description": option.description}
+    if option.values and option.kind is not bool:
+        schema["enum"] = list(option.values)
+    for key, value in (
+        ("minimum", option.minimum), ("maximum", option.maximum), ("multipleOf", option.step)
+    ):
+        if value is not None:
+            schema[key] = value
+    return schema
+
+
+JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
+OPTION_SCHEMAS = {
+    option.id: _option_schema(option) for ruleset in RULESETS.values() for option in ruleset.options
+}
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": OPTION_SCHEMAS,
+        "additionalProperties": False,
+        "description": "House rules, each named by its id; each ruleset takes only its own "
+        "(see `options` of /api/v1/rulesets/); missing ones take their defaults.",
+    }
+)
+class OptionsField(serializers.DictField):
+    """House rules: a JSON object; which names and values a ruleset takes is its own check."""
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            box: {"type": "integer", "minimum": 0, "maximum": MOST_POINTS, "nullable": True}
+            for box in BOX_IDS
+        },
+        "additionalProperties": False,
+        "description": "Box id to points, or null for an open box; missing boxes are open. "
+        "Only the ruleset's own boxes may be named.",
+    }
+)
+class ScorecardField(serializers.DictField):
+    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check."""
+
+    child = StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": 6},
+        "minItems": 1,
+        "maxItems": 6,
+    }
+)
+class DiceField(serializers.ListField):
+    """Faces from 1 to 6, one to six of them (how many a ruleset takes is its own check);
+    any fault, a missing list included, is ``invalid_dice``, as the contract names it."""
+
+    def fail(self, key: str, **kwargs: Any) -> None:
+        if key == "required":
+            raise serializers.ValidationError("give the dice", code="invalid_dice")
+        super().fail(key, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[int]:
+        if (
+            not isinstance(data, list)
+            or not 1 <= len(data) <= 6
+            or not all(type(face) is int and 1 <= face <= 6 for face in data)
+        ):
+            raise serializers.ValidationError(
+                "must be a list of 1 to 6 faces from 1 to 6", code="invalid_dice"
+            )
+        return data
+
+
+
+
 # -- requests ------------------------------------------------------------------------------
 
 
@@ -44,9 +124,7 @@ class SeatIn(StrictSerializer):
 
 class GameCreateIn(StrictSerializer):
     ruleset = RulesetField(help_text="The ruleset's id (see /api/v1/rulesets/).")
-    options = serializers.DictField(
-        required=False, default=dict, help_text="House rules; see the ruleset's options."
-    )
+    options = OptionsField(required=False, default=dict)
     players = SeatIn(many=True, min_length=1, max_length=8, help_text="The seats, in turn order.")
     open_seats = StrictIntegerField(
         min_value=0,
@@ -186,18 +264,12 @@ class ScratchBoxIn(ScoreBoxIn):
 
 
 class ScoreIn(StrictSerializer):
-    dice = serializers.ListField(
-        child=StrictIntegerField(),
-        max_length=32,
-        help_text="Box games: all the dice. Ten Thousand: a selection of 1 to 6 dice.",
+    dice = DiceField(
+        help_text="Box games: all the dice (5; Maxi Yatzy 6). Ten Thousand: a selection of 1 "
+        "to 6 dice."
     )
-    scorecard = serializers.DictField(
-        child=StrictIntegerField(allow_null=True),
-        required=False,
-        allow_null=True,
-        help_text="Box id to points, or null for an open box; missing boxes are open.",
-    )
-    options = serializers.DictField(required=False, default=dict)
+    scorecard = ScorecardField(required=False, allow_null=True)
+    options = OptionsField(required=False, default=dict)
 
 
 class GamesQuery(serializers.Serializer):
@@ -365,11 +437,7 @@ class ProblemOut(serializers.Serializer):
 
 
 class AdviceIn(StrictSerializer):
-    scorecard = serializers.DictField(
-        child=StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS),
-        required=False,
-        help_text="Box id to points, or null for an open box; missing boxes are open.",
-    )
+    scorecard = ScorecardField(required=False)
     yahtzee_bonus = StrictIntegerField(
         min_value=0,
         max_value=MOST_POINTS,
@@ -385,7 +453,7 @@ class AdviceIn(StrictSerializer):
     rolls_left = StrictIntegerField(
         min_value=0, max_value=2, required=False, help_text="Rolls still allowed after these dice."
     )
-    options = serializers.DictField(required=False, default=dict)
+    options = OptionsField(required=False, default=dict)
 
 
 class AdviceOptionOut(serializers.Serializer):

@@ -20,6 +20,10 @@ class StrictSerializer(serializers.Serializer):
     """Refuses a body that is not a JSON object, and any field it does not declare."""
 
     def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, Mapping) and self.parent is None:
+            raise serializers.ValidationError(
+                {"body": [ErrorDetail("the body must be a JSON object", code="invalid")]}
+            )
         if isinstance(data, Mapping):
             unknown = [name for name in data if name not in self.fields]
             if unknown:

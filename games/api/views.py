@@ -485,13 +485,10 @@ class RulesetViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def score(self, request: Request, pk: str) -> Response:
         ruleset = _ruleset(pk)
-        if not isinstance(request.data, dict):
-            raise ValidationError({"body": ["the body must be a JSON object"]})
-        options = request.data.get("options")
-        if options is not None and not isinstance(options, dict):
-            raise ValidationError({"options": ["must be an object"]})
-        chosen = ruleset.validate_options(options)
-        return Response(ruleset.calculate(request.data, options=chosen))
+        given = ScoreIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        chosen = ruleset.validate_options(given.validated_data["options"])
+        return Response(ruleset.calculate(given.validated_data, options=chosen))
 
     @extend_schema(
         summary="Optimal advice for any position",

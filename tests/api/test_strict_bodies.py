@@ -136,6 +136,7 @@ def test_a_move_body_must_be_a_json_object(api, body):
         assert response.status_code == 200
         return
     assert_problem(response, 400, "invalid")
+    assert field_errors(response) == [("body", "invalid")]
     assert_unchanged(api, game, before)
 
 

@@ -22,13 +22,7 @@ pytestmark = pytest.mark.live
 
 HERE = Path(__file__).resolve().parent
 PHASES = ("examples", "coverage", "fuzzing", "stateful")
-CHECKS = (
-    "not_a_server_error",
-    "status_code_conformance",
-    "content_type_conformance",
-    "response_schema_conformance",
-    "response_headers_conformance",
-)
+CHECKS = ("all",)
 SEED = 20261121
 MAX_EXAMPLES = 100
 
