@@ -122,7 +122,7 @@ class LeaderboardView(APIView):
         examples=[TABLE_EXAMPLE, UNKNOWN_RULESET_EXAMPLE],
     )
     def get(self, request: Request) -> Response:
-        query = LeaderboardQuery(data=request.query_params)
+        query = LeaderboardQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         rows = selectors.leaderboard(**query.validated_data)
         return Response(LeaderboardEntryOut(rows, many=True).data)

@@ -87,6 +87,8 @@ class DiceField(serializers.ListField):
     """Faces from 1 to 6, one to six of them (how many a ruleset takes is its own check);
     any fault, a missing list included, is ``invalid_dice``, as the contract names it."""
 
+    fewest, most = 1, 6
+
     def fail(self, key: str, **kwargs: Any) -> None:
         if key == "required":
             raise serializers.ValidationError("give the dice", code="invalid_dice")
@@ -95,13 +97,29 @@ class DiceField(serializers.ListField):
     def to_internal_value(self, data: Any) -> list[int]:
         if (
             not isinstance(data, list)
-            or not 1 <= len(data) <= 6
+            or not self.fewest <= len(data) <= self.most
             or not all(type(face) is int and 1 <= face <= 6 for face in data)
         ):
+            count = f"{self.fewest} to {self.most}" if self.fewest < self.most else self.most
             raise serializers.ValidationError(
-                "must be a list of 1 to 6 faces from 1 to 6", code="invalid_dice"
+                f"must be a list of {count} faces from 1 to 6", code="invalid_dice"
             )
         return data
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": 6},
+        "minItems": 5,
+        "maxItems": 5,
+        "nullable": True,
+    }
+)
+class FiveDiceField(DiceField):
+    """The five dice of the rulesets whose strategy is solved."""
+
+    fewest = most = 5
 
 
 
@@ -444,11 +462,10 @@ class AdviceIn(StrictSerializer):
         default=0,
         help_text="Yahtzee bonus points earned so far.",
     )
-    dice = serializers.ListField(
-        child=StrictIntegerField(min_value=1, max_value=6),
+    dice = FiveDiceField(
         allow_null=True,
         required=False,
-        help_text="The dice after this turn's last roll; null for the start of a turn.",
+        help_text="The five dice after this turn's last roll; null for the start of a turn.",
     )
     rolls_left = StrictIntegerField(
         min_value=0, max_value=2, required=False, help_text="Rolls still allowed after these dice."

@@ -183,7 +183,7 @@ class GameViewSet(viewsets.GenericViewSet):
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
 
     def list(self, request: Request) -> Response:
-        GamesQuery(data=request.query_params).is_valid(raise_exception=True)
+        GamesQuery(data=request.query_params.dict()).is_valid(raise_exception=True)
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
 
@@ -325,7 +325,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def events(self, request: Request, pk: str) -> Response:
-        query = EventsQuery(data=request.query_params)
+        query = EventsQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         last_seq = Game.objects.filter(pk=pk).values_list("last_seq", flat=True).first()
         if last_seq is None:

@@ -152,3 +152,32 @@ def test_a_box_game_roll_refuses_set_aside_and_ten_thousand_refuses_hold(api):
     assert_problem(response, 400, "invalid")
     assert field_errors(response) == [("hold", "invalid")]
     assert api.get(ten)["turn"]["dice"] is None
+
+
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("page=abc", "page"),
+        ("page=", "page"),
+        ("page=0", "page"),
+        ("status=", "status"),
+        ("status=over", "status"),
+        ("ruleset=chess", "ruleset"),
+        ("page_size=1000", "page_size"),
+    ],
+)
+def test_the_game_list_refuses_a_malformed_query(api, query, field):
+    response = api.client.get(f"/api/v1/games/?{query}")
+    assert_problem(response, 400, "invalid")
+    assert [f for f, _ in field_errors(response)] == [field]
+
+
+def test_a_page_past_the_last_is_not_found(api):
+    api.create()
+    assert_problem(api.client.get("/api/v1/games/?page=2"), 404, "not_found")
+
+
+@pytest.mark.parametrize("query", ["period=", "limit=abc", "limit="])
+def test_the_leaderboard_refuses_a_malformed_query(api, query):
+    response = api.client.get(f"/api/v1/leaderboard/?ruleset=yahtzee&{query}")
+    assert_problem(response, 400, "invalid")

@@ -14,18 +14,21 @@ as it says); a body that is well formed for some ruleset is answered 400 on a ga
 another (`unknown_category`, `invalid_dice`, `invalid`), as the contract wants. So that the
 positive-data check asks what it means to ask (is a well-formed request accepted?), a
 well-formed ("positive") case is sent to a ruleset or a known game that it fits
-(:func:`before_call`); malformed ("negative") cases are sent as generated.
+(:func:`map_case`); malformed ("negative") cases are sent as generated.
 """
 
 import contextlib
+import json
 import re
 import threading
+import urllib.request
 from typing import Any
 
 import schemathesis
 
 from scoring import RULESETS
 from scoring.boxgame import BoxGame
+from scoring.strategy import levels_for
 
 _lock = threading.Lock()
 _tokens: dict[str, dict[int, str]] = {}  # game id -> seat -> token
@@ -78,17 +81,29 @@ class SeatToken:
 
 # -- well-formed cases go where they fit --------------------------------------------------
 
-RULESET_PATH = r"^/api/v1/rulesets/\{id\}/(score|advice)/$"
-GAME_MOVE = r"^/api/v1/games/\{id\}/(roll|hold|score|scratch|bank|pass)/$"
+RULESET_PATH = re.compile(r"^/api/v1/rulesets/\{id\}/(score|advice)/$")
+GAME_MOVE = re.compile(r"^/api/v1/games/\{id\}/(roll|hold|score|scratch|bank|pass)/$")
 SOLVED = ("yahtzee", "yatzy", "forced-yatzy")  # the rulesets advice is given for
+MOST_SEATS = 8
 
 
 def _boxes(ruleset_id: str) -> set[str]:
     return {box.id for box in RULESETS[ruleset_id].categories}
 
 
-def _options(ruleset_id: str) -> set[str]:
-    return {option.id for option in RULESETS[ruleset_id].options}
+def _only_options_of(ruleset_id: str, body: dict[str, Any]) -> None:
+    if isinstance(body.get("options"), dict):
+        known = {option.id for option in RULESETS[ruleset_id].options}
+        body["options"] = {k: v for k, v in body["options"].items() if k in known}
+
+
+def _ruleset_for_move(action: str, body: dict[str, Any]) -> str:
+    """A ruleset in which this move and body are well formed."""
+    if action in ("bank", "pass") or "set_aside" in body:
+        return "ten-thousand"
+    if action in ("score", "scratch"):
+        return next(r for r in RULESETS if body.get("category") in _boxes(r))
+    return "maxi-yatzy" if 5 in body.get("hold", []) else "yahtzee"
 
 
 def _fits_move(ruleset_id: str, action: str, body: dict[str, Any]) -> bool:
@@ -102,58 +117,101 @@ def _fits_move(ruleset_id: str, action: str, body: dict[str, Any]) -> bool:
     return all(position < ruleset.dice for position in body.get("hold", []))
 
 
-def _fit_ruleset_body(case: schemathesis.Case, route: str) -> None:
-    """A calculator or advice request, on a ruleset whose dice, boxes and options it names."""
-    body = case.body if isinstance(case.body, dict) else {}
-    dice = body.get("dice")
-    count = len(dice) if isinstance(dice, list) else 5
-    if route == "advice":
-        candidates = [r for r in SOLVED if _boxes(r) >= set(body.get("scorecard") or {})]
-        ruleset_id = (candidates or ["yahtzee"])[0]
-        if isinstance(dice, list):
-            body["dice"] = (dice * 5)[:5]
-        # Only a position that play can reach has a value: boxes scratched, no bonus yet.
-        body["scorecard"] = {box: None if v is None else 0 for box, v in
-                             (body.get("scorecard") or {}).items() if box in _boxes(ruleset_id)}
-        body["yahtzee_bonus"] = 0
-    else:
-        fits = [r for r in RULESETS if (isinstance(RULESETS[r], BoxGame)
-                                        and RULESETS[r].dice == count) or
-                (not isinstance(RULESETS[r], BoxGame))]
-        named = set(body.get("scorecard") or {})
-        ruleset_id = max(fits, key=lambda r: len(named & _boxes(r)))
-        if body.get("scorecard"):
-            body["scorecard"] = {b: v for b, v in body["scorecard"].items()
-                                 if b in _boxes(ruleset_id)}
-    if isinstance(body.get("options"), dict):
-        body["options"] = {k: v for k, v in body["options"].items() if k in _options(ruleset_id)}
-    case.path_parameters = {**(case.path_parameters or {}), "id": ruleset_id}
+def _new_game(case: schemathesis.Case, ruleset_id: str) -> str | None:
+    """Create a game of this ruleset on the service under test; its id (None on failure)."""
+    base = (case.operation.base_url or "").rstrip("/")
+    body = json.dumps({"ruleset": ruleset_id, "players": [{"name": "Fit"}]}).encode()
+    request = urllib.request.Request(
+        f"{base}/api/v1/games/", data=body, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            game = json.loads(answer.read())
+    except OSError:
+        return None
+    _remember(game)
+    return game.get("id")
 
 
-def _fit_game(case: schemathesis.Case, action: str) -> None:
-    """A move, on a known game of a ruleset that has it, with the token of its seat to move."""
+def _fit_move(case: schemathesis.Case, action: str) -> None:
+    """A move, on a known game of a ruleset that has it (made now if there is none)."""
     body = case.body if isinstance(case.body, dict) else {}
     with _lock:
         fitting = [
             game for game, ruleset in _rulesets.items()
             if _fits_move(ruleset, action, body) and _tokens.get(game)
         ]
-        if not fitting:
-            return
-        game_id = fitting[hash(repr(body)) % len(fitting)]
-        seats = _tokens[game_id]
-        token = seats.get(_to_move.get(game_id, 0)) or next(iter(seats.values()))
-    case.path_parameters = {**(case.path_parameters or {}), "id": game_id}
-    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+    game_id = fitting[-1] if fitting else _new_game(case, _ruleset_for_move(action, body))
+    if game_id is not None:
+        case.path_parameters = {**(case.path_parameters or {}), "id": game_id}
+
+
+def _fit_ruleset_request(case: schemathesis.Case, route: str) -> None:
+    """A calculator or advice request, on a ruleset whose dice, boxes and options it names."""
+    body = case.body if isinstance(case.body, dict) else {}
+    named = set(body.get("scorecard") or {})
+    if route == "advice":
+        ruleset_id = max(SOLVED, key=lambda r: len(named & _boxes(r)))
+        # Only a position that play can reach has a value: boxes scratched, no bonus yet.
+        if isinstance(body.get("scorecard"), dict):
+            body["scorecard"] = {
+                box: None if points is None else 0
+                for box, points in body["scorecard"].items()
+                if box in _boxes(ruleset_id)
+            }
+        if "yahtzee_bonus" in body:
+            body["yahtzee_bonus"] = 0
+    else:
+        dice = body.get("dice")
+        count = len(dice) if isinstance(dice, list) else 5
+        fits = [
+            r for r, ruleset in RULESETS.items()
+            if not isinstance(ruleset, BoxGame) or ruleset.dice == count
+        ]
+        ruleset_id = max(fits, key=lambda r: len(named & _boxes(r)))
+        if isinstance(body.get("scorecard"), dict):
+            body["scorecard"] = {
+                box: points for box, points in body["scorecard"].items()
+                if box in _boxes(ruleset_id)
+            }
+    _only_options_of(ruleset_id, body)
+    case.path_parameters = {**(case.path_parameters or {}), "id": ruleset_id}
+
+
+def _fit_create(case: schemathesis.Case) -> None:
+    """A new game whose options, computer levels and seats its ruleset takes."""
+    body = case.body
+    if not isinstance(body, dict) or body.get("ruleset") not in RULESETS:
+        return
+    ruleset_id = body["ruleset"]
+    levels = levels_for(ruleset_id)
+    seats = body.get("players") if isinstance(body.get("players"), list) else []
+    for seat in seats:
+        if isinstance(seat, dict) and seat.get("computer") not in (None, *levels):
+            seat["computer"] = levels[0]
+    if isinstance(body.get("open_seats"), int):
+        body["open_seats"] = min(body["open_seats"], MOST_SEATS - len(seats))
+    _only_options_of(ruleset_id, body)
+    unattended = not body.get("open_seats") and all(
+        isinstance(seat, dict) and seat.get("computer") for seat in seats
+    )
+    if unattended and isinstance(body.get("options"), dict):
+        # A game of computers only is played at once: the standard length at most.
+        for name, most in (("target", 10_000), ("bank_minimum", 350)):
+            if isinstance(body["options"].get(name), int):
+                body["options"][name] = min(body["options"][name], most)
 
 
 @schemathesis.hook
-def before_call(context: schemathesis.HookContext, case: schemathesis.Case, kwargs: Any) -> None:
+def map_case(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive or case.method != "POST":
-        return
+        return case
     path = case.operation.path
-    if re.match(RULESET_PATH, path):
-        _fit_ruleset_body(case, re.match(RULESET_PATH, path).group(1))
-    elif re.match(GAME_MOVE, path):
-        _fit_game(case, re.match(GAME_MOVE, path).group(1))
+    if matched := RULESET_PATH.match(path):
+        _fit_ruleset_request(case, matched.group(1))
+    elif matched := GAME_MOVE.match(path):
+        _fit_move(case, matched.group(1))
+    elif path == "/api/v1/games/":
+        _fit_create(case)
+    return case
