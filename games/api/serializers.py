@@ -2,6 +2,7 @@
 
 from typing import Any, ClassVar
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -127,8 +128,16 @@ class FiveDiceField(DiceField):
 # -- requests ------------------------------------------------------------------------------
 
 
+# A name shows somewhere: at least one visible character, and no NUL (no database keeps it).
+NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
+
+
+def name_field(**kwargs: Any) -> StrictCharField:
+    return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)
+
+
 class SeatIn(StrictSerializer):
-    name = StrictCharField(max_length=50, trim_whitespace=True)
+    name = name_field()
     computer = StrictCharField(
         allow_null=True,
         required=False,
@@ -143,7 +152,9 @@ class SeatIn(StrictSerializer):
 class GameCreateIn(StrictSerializer):
     ruleset = RulesetField(help_text="The ruleset's id (see /api/v1/rulesets/).")
     options = OptionsField(required=False, default=dict)
-    players = SeatIn(many=True, min_length=1, max_length=8, help_text="The seats, in turn order.")
+    players = serializers.ListField(
+        child=SeatIn(), min_length=1, max_length=8, help_text="The seats, in turn order."
+    )
     open_seats = StrictIntegerField(
         min_value=0,
         max_value=7,
@@ -252,7 +263,7 @@ class HoldIn(CommandIn):
 
 class JoinIn(CommandIn):
     command = Join
-    name = StrictCharField(max_length=50, trim_whitespace=True)
+    name = name_field()
 
 
 @extend_schema_field({"type": "string", "enum": BOX_IDS})

@@ -161,6 +161,11 @@ def _fit_ruleset_request(case: schemathesis.Case, route: str) -> None:
             }
         if "yahtzee_bonus" in body:
             body["yahtzee_bonus"] = 0
+        # rolls_left goes with dice (how many rolls are left after them), and only with dice.
+        if isinstance(body.get("dice"), list):
+            body.setdefault("rolls_left", 2)
+        else:
+            body.pop("rolls_left", None)
     else:
         dice = body.get("dice")
         count = len(dice) if isinstance(dice, list) else 5
@@ -205,8 +210,23 @@ def _fit_create(case: schemathesis.Case) -> None:
 @schemathesis.hook
 def map_case(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
     meta = case.meta
-    if meta is None or not meta.generation.mode.is_positive or case.method != "POST":
-        return case
+    if meta is not None and meta.generation.mode.is_positive:
+        _fit(case)
+    return case
+
+
+@schemathesis.hook
+def before_add_examples(
+    context: schemathesis.HookContext, examples: list[schemathesis.Case]
+) -> None:
+    """The schema's own examples (well formed, each for one ruleset) go where they fit too."""
+    for case in examples:
+        _fit(case)
+
+
+def _fit(case: schemathesis.Case) -> None:
+    if case.method != "POST":
+        return
     path = case.operation.path
     if matched := RULESET_PATH.match(path):
         _fit_ruleset_request(case, matched.group(1))
@@ -214,4 +234,3 @@ def map_case(context: schemathesis.HookContext, case: schemathesis.Case) -> sche
         _fit_move(case, matched.group(1))
     elif path == "/api/v1/games/":
         _fit_create(case)
-    return case
