@@ -126,12 +126,16 @@ def analyse(
     log: Iterable[Mapping[str, Any]],
     seats: Collection[int],
     folder: Folder,
+    *,
+    build_missing: bool = True,
 ) -> Analysis:
     """The analysis of ``seats`` in a game of ``ruleset_id`` with ``options`` whose log is
     ``log``: events ``{"seq", "type", "seat", "data"}`` in order, as the API shows them
     (only ``rolled``, ``scored`` and ``scratched`` matter). The table is loaded the way
-    :func:`~scoring.strategy.advise` loads it."""
-    return analyse_with(load_strategy(ruleset_id, options, folder), log, seats)
+    :func:`~scoring.strategy.advise` loads it (see :func:`load_strategy` for
+    ``build_missing``); the log is read only once it is."""
+    strategy = load_strategy(ruleset_id, options, folder, build_missing=build_missing)
+    return analyse_with(strategy, log, seats)
 
 
 def analyse_with(
@@ -293,15 +297,25 @@ def _decisions_of(strategy: Strategy, turn: _Turn, keep_table: _KeepValues) -> l
     m = strategy.model
     ruleset = m.ruleset
     banked = ruleset.seat_view(turn.card, turn.bonus)["total"]
+    # A box's value depends on the dice only through its points and the bonus the fill
+    # earns: the rolls of a turn share most of them.
+    filled: dict[tuple[str, int, int], float] = {}
+
+    def value(dice: list[int], earned: int, box_id: str, pts: int) -> float:
+        key = (box_id, pts, earned)
+        if key not in filled:
+            filled[key] = box_value(strategy, turn.card, turn.bonus, dice, box_id, pts)
+        return filled[key]
+
     decisions = []
     for seq, roll, chosen, points in turn.choices:
         dice = turn.rolls[roll]
         left = m.rolls_per_turn - 1 - roll
         # Options in advise's order: boxes in card order, then keeps smallest first.
         legal = ruleset.legal(turn.card, dice, m.options)
+        earned = ruleset.fill_bonus(turn.card, dice, m.options, turn.bonus)
         options: list[tuple[Option, float]] = [
-            (box_id, box_value(strategy, turn.card, turn.bonus, dice, box_id, pts))
-            for box_id, pts in legal.items()
+            (box_id, value(dice, earned, box_id, pts)) for box_id, pts in legal.items()
         ]
         if left:
             keeps = keep_table.by_left[left][:, turn.column]
@@ -316,7 +330,7 @@ def _decisions_of(strategy: Strategy, turn: _Turn, keep_table: _KeepValues) -> l
         else:
             if chosen not in legal or points not in (legal[chosen], 0):
                 raise LogError(f"event {seq}: {chosen} cannot take {points} with {dice}")
-            chosen_value = box_value(strategy, turn.card, turn.bonus, dice, chosen, points)
+            chosen_value = value(dice, earned, chosen, points)
         best, best_value = max(options, key=lambda o: round(o[1], DECIMALS))
         chosen_value, best_value = round(chosen_value, DECIMALS), round(best_value, DECIMALS)
         loss = max(0.0, round(best_value - chosen_value, DECIMALS))
