@@ -2,6 +2,13 @@
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
+from scoring.strategy.analysis import (
+    BEST_TOLERANCE,
+    DECIMALS,
+    INACCURACY_BELOW,
+    MISTAKE_BELOW,
+)
+
 from .serializers import ProblemOut
 
 WHEN = {
@@ -159,3 +166,66 @@ ADVICE = {
 }
 ADVICE_EXAMPLE = OpenApiExample("The advice", value=ADVICE, response_only=True)
 HINT_EXAMPLE = OpenApiExample("A hint", value={"seat": 0, **ADVICE}, response_only=True)
+
+# -- analysis ------------------------------------------------------------------------------
+
+ANALYSIS_DESCRIPTION = f"""\
+Every decision of the game so far, scored against optimal solitaire play, for Yahtzee (any
+options), Yatzy and Forced Yatzy; other rulesets answer 409 `analysis_unavailable`. By
+default the seats of people only; `?seats=all` adds the computer seats.
+
+**Decisions.** A decision is made on a roll. With rolls left its options are every keep
+(the dice held for the next roll, as sorted faces) and every legal box; with none left,
+every legal box. `chosen` is read from the log: the dice not thrown by the next roll (a
+`hold` alone decides nothing), or the box filled (a scratch is that box at 0 points). `seq`
+is the event that records it. `best` may be of the other kind (scoring early when rolling
+on was better, or the reverse); when the chosen option is among the best, `best` is the
+chosen option itself.
+
+**Values** (`method: optimal`). `chosen_value` and `best_value` are the seat's expected
+final score (its total at the end, bonuses included) after that option, playing optimally
+from then on: exact expectations from the solved strategy tables, identical to `hint` and
+`advice` in the same position, points already on the card included. `loss` =
+`best_value - chosen_value`. Values and losses are given to {DECIMALS} decimals.
+
+**Labels**, by the points of expected score a decision gives away:
+- `best`: nothing (`loss` at most {BEST_TOLERANCE:g}, float rounding);
+- `inaccuracy`: less than {INACCURACY_BELOW:g} points: a slightly worse keep or box, often
+  hard to see at the table;
+- `mistake`: {INACCURACY_BELOW:g} to {MISTAKE_BELOW:g} points: a clearly worse box or keep;
+- `blunder`: {MISTAKE_BELOW:g} points or more: giving up a big box, a straight or the
+  upper bonus without need.
+
+**Per seat.** `expected_start` is the expected final score of optimal play from the empty
+card; `expected_loss` the sum of the losses; `luck` = `total - expected_start +
+expected_loss`: what the dice gave above or below expectation (the values chain exactly:
+expected start, plus the luck of each roll, minus each loss, is the final total).
+`accuracy` = `100 * (1 - expected_loss / expected_start)` (at least 0, two decimals): the
+share of the expected score the seat's decisions kept; null before its first decision.
+
+What the figures mean (Yahtzee with the default rules, measured by
+`python -m scoring.strategy.evidence --levels random greedy optimal`): optimal play has
+accuracy 100 and every decision `best`; a player who gives away 25 points a game scores
+about 90; the `greedy` computer (always the box with the most points now) about 83, with
+six decisions in ten `best`; the `random` computer about 27, with one in ten `best`.
+Forced Yatzy offers less choice: the same players score about 100, 92 and 58 there.
+
+The analysis is solitaire: in a game of several seats it judges each seat's decisions by
+its own expected score, not by its chance to win. Three queries, a few milliseconds."""
+
+ANALYSIS_EXAMPLE = OpenApiExample(
+    "A finished solitaire game (trimmed to three decisions)",
+    response_only=True,
+    value={
+        "method": "optimal",
+        "seats": [],
+        "decisions": [],
+    },
+)
+ANALYSIS_UNAVAILABLE = {
+    (409, "application/problem+json"): OpenApiResponse(
+        ProblemOut,
+        description="The game's ruleset has no solved strategy (`analysis_unavailable`): "
+        "Maxi Yatzy, Ten Thousand.",
+    )
+}

@@ -25,15 +25,18 @@ from scoring.strategy import advise
 
 from .. import services
 from ..advice import advice_body, game_hint
+from ..analysis import game_analysis
 from ..models import Event, Game, Player
 from . import docs
 from .auth import SeatTokenAuthentication
 from .errors import PROBLEM, problem
 from .filters import GameFilter
-from .render import render_event, render_game, render_ruleset
+from .render import render_analysis, render_event, render_game, render_ruleset
 from .serializers import (
     AdviceIn,
     AdviceOut,
+    AnalysisOut,
+    AnalysisQuery,
     BankIn,
     CategoryIn,
     EventOut,
@@ -294,6 +297,23 @@ class GameViewSet(viewsets.GenericViewSet):
         return Response(game_hint(game))
 
     @extend_schema(
+        summary="Analysis: every decision scored against optimal play",
+        description=docs.ANALYSIS_DESCRIPTION,
+        parameters=[AnalysisQuery],
+        responses={
+            200: AnalysisOut,
+            **docs.problems(400, 404),
+            **docs.ANALYSIS_UNAVAILABLE,
+        },
+        examples=[docs.ANALYSIS_EXAMPLE],
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
+    def analysis(self, request: Request, pk: str) -> Response:
+        query = AnalysisQuery(data=_query(request))
+        query.is_valid(raise_exception=True)
+        return Response(render_analysis(game_analysis(game_id=pk, **query.validated_data)))
+
+    @extend_schema(
         summary="The game's log",
         description="Events oldest first; page with `after` (the last `seq` you have).",
         parameters=[EventsQuery, IF_NONE_MATCH],
@@ -395,6 +415,15 @@ def _object_body(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
         raise ValidationError({"body": ["the body must be a JSON object"]})
     return request.data
+
+
+def _query(request: Request) -> dict[str, Any]:
+    """The query string as a plain dict; a repeated parameter keeps all its values (a
+    list, which no single-valued field accepts), so that it is refused, not half-read."""
+    return {
+        name: values[0] if len(values) == 1 else values
+        for name, values in request.query_params.lists()
+    }
 
 
 def _conditions(request: Request) -> dict[str, Any]:
