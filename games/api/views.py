@@ -302,7 +302,8 @@ class GameViewSet(viewsets.GenericViewSet):
         parameters=[AnalysisQuery],
         responses={
             200: AnalysisOut,
-            **docs.problems(400, 404),
+            **docs.problems(404),
+            **docs.ANALYSIS_QUERY_REFUSED,
             **docs.ANALYSIS_UNAVAILABLE,
         },
         examples=[docs.ANALYSIS_EXAMPLE],
