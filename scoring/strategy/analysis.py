@@ -79,7 +79,6 @@ class Decision:
     best_value: float
     loss: float
     label: str
-    points: int | None = None  # the points the chosen box took (None for a keep)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -127,14 +126,18 @@ def analyse(
     seats: Collection[int],
     folder: Folder,
     *,
-    build_missing: bool = True,
+    build_missing: bool | None = None,
 ) -> Analysis:
     """The analysis of ``seats`` in a game of ``ruleset_id`` with ``options`` whose log is
     ``log``: events ``{"seq", "type", "seat", "data"}`` in order, as the API shows them
-    (only ``rolled``, ``scored`` and ``scratched`` matter). The table is loaded the way
-    :func:`~scoring.strategy.advise` loads it (see :func:`load_strategy` for
-    ``build_missing``); the log is read only once it is."""
-    strategy = load_strategy(ruleset_id, options, folder, build_missing=build_missing)
+    (only ``rolled``, ``scored`` and ``scratched`` matter).
+
+    The table is loaded exactly as :func:`~scoring.strategy.advise` loads it, whatever
+    :func:`load_strategy` does about a missing table, unless ``build_missing`` is given
+    (``False``: never solve one here). The log is read only once the table is loaded.
+    """
+    loading = {} if build_missing is None else {"build_missing": build_missing}
+    strategy = load_strategy(ruleset_id, options, folder, **loading)
     return analyse_with(strategy, log, seats)
 
 
@@ -351,7 +354,6 @@ def _decisions_of(strategy: Strategy, turn: _Turn, keep_table: _KeepValues) -> l
                 best_value=best_value,
                 loss=loss,
                 label=label,
-                points=None if isinstance(chosen, tuple) else points,
             )
         )
     return decisions

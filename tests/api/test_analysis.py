@@ -272,6 +272,22 @@ def test_seat_accuracies_cover_finished_analysable_games_in_one_query(
     by_id = {str(game.pk): game for game in games}
     done = by_id[finished["id"]]
     assert accuracies == {(done.pk, s["seat"]): s["accuracy"] for s in answer["seats"]}
-    assert seat_accuracy(game=done, seat=0) == answer["seats"][0]["accuracy"]
     assert seat_accuracy(game=by_id[active["id"]], seat=0) is None
     assert seat_accuracies(games=[]) == {}
+    # A finished game's figures are cached: asked again, no query at all.
+    with django_assert_num_queries(0):
+        assert seat_accuracy(game=done, seat=0) == answer["seats"][0]["accuracy"]
+
+
+def test_cached_accuracies_are_keyed_by_the_last_event_too(
+    api: Api, django_assert_num_queries: Any
+) -> None:
+    """A finished game's log cannot grow, but the cache key does not rely on it: a game
+    whose last event differs is analysed afresh from its log."""
+    game = create(api, [{"name": "Bot", "computer": "greedy"}], seed=9)
+    done = Game.objects.get(pk=game["id"])
+    first = seat_accuracy(game=done, seat=0)
+    assert first is not None and first < 100
+    done.last_seq += 1
+    with django_assert_num_queries(1):
+        assert seat_accuracy(game=done, seat=0) == first
