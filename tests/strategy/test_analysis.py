@@ -478,3 +478,15 @@ def test_free_joker_and_a_single_bonus_are_analysed_with_their_own_table(folder:
         assert analysis.seats[0].expected_start == pytest.approx(
             strategy.table.start_value, abs=1e-5
         )
+
+
+@pytest.mark.slow
+def test_yatzy_games_match_the_advice(folder: Path) -> None:
+    yatzy = get_ruleset("yatzy")
+    strategy = load_strategy("yatzy", {}, folder)
+    choosers = [careless, level("random", folder), level("greedy", folder),
+                level("optimal", folder)]
+    played = record(yatzy, yatzy.validate_options({}), choosers, random.Random(1))
+    analysis = analysed(strategy, played, {0, 1, 2, 3})
+    assert analysis.seats[3].expected_loss == 0
+    assert analysis.seats[0].expected_start == pytest.approx(248.44, abs=1e-3)
