@@ -26,18 +26,20 @@ from typing import Any
 import numpy as np
 
 from ..boxgame import Card
-from .api import Strategy, _position, box_value, load_strategy
+from .api import Folder, Strategy, _position, box_value, load_strategy
 from .combinatorics import sub_multisets
 from .turn import best_keeps, keep_values
 
-Folder = Any  # str | os.PathLike, as for advise
 Option = tuple[int, ...] | str  # a keep (sorted faces) or a box id
 
 METHOD = "optimal"
 # A decision is ``best`` when it loses at most this much (float rounding, nothing more).
 BEST_TOLERANCE = 1e-6
 # Losses below ``INACCURACY_BELOW`` points are inaccuracies, below ``MISTAKE_BELOW``
-# mistakes, and from there on blunders. See LABELS_TEXT for why these two numbers.
+# mistakes, and from there on blunders. Chosen from the losses of the computer players
+# (``evidence --levels``): under 2 points is the slightly worse keep or box that is hard to
+# see at the table (about half the greedy player's losing decisions); 8 points or more is
+# giving away a big box, a straight or the upper bonus (the greedy player's worst tenth).
 INACCURACY_BELOW = 2.0
 MISTAKE_BELOW = 8.0
 LABELS = ("best", "inaccuracy", "mistake", "blunder")
@@ -106,10 +108,6 @@ class SeatAnalysis:
     accuracy: float | None  # None while the seat has made no decision
     luck: float
     counts: dict[str, int]
-
-    @property
-    def decisions(self) -> int:
-        return sum(self.counts.values())
 
 
 @dataclass(frozen=True)
@@ -189,7 +187,7 @@ class _Turn:
     # (seq, index of the roll decided on, what was chosen, points of a box or None)
     choices: list[tuple[int, int, Option, int | None]] = field(default_factory=list)
     filled: tuple[str, int, int] | None = None  # (box, points, bonus earned) at its end
-    column: int = -1  # its column in the keep-value arrays, if it has keep decisions
+    column: int = -1  # its column in the keep-value arrays, if it decided with rolls left
 
 
 def _read_turns(
