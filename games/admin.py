@@ -6,12 +6,15 @@ that is not over yet (to abandon it); a finished or abandoned game is view-only.
 games (with everything that belongs to them) is left to superusers, for storage clean-up.
 
 Seat totals and bonuses come from the rules engine's view of the game's state, computed
-once per game object and shared by every row that shows it.
+once per game object and shared by every row that shows it. The game's analysis (every
+seat's decisions scored against optimal play) is computed once per page likewise, and only
+from a table already solved: a page never waits for a table to be built.
 """
 
 import json
 import logging
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -23,8 +26,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from scoring import RuleError, View, get_ruleset
+from scoring.strategy import StaleTable
+from scoring.strategy.analysis import Decision, SeatAnalysis
 
 from . import services
+from .analysis import analysable, analysis_of
 from .errors import ServiceError
 from .models import Event, Game, Player, ScoreEntry
 
@@ -34,6 +40,7 @@ EMPTY = "-"  # as the admin shows an empty value
 # The statuses of a game that is not over: only these may still be changed here.
 OPEN_STATUSES = frozenset({Game.Status.WAITING, Game.Status.ACTIVE})
 _VIEW_CACHE = "_admin_engine_view"
+_ANALYSIS_CACHE = "_admin_analysis"
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -53,6 +60,43 @@ def engine_view(game: Game) -> View | None:
             view = None
         vars(game)[_VIEW_CACHE] = view
     return vars(game)[_VIEW_CACHE]
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game's analysis as the page reads it: per seat, and per event that decided."""
+
+    seats: dict[int, SeatAnalysis]
+    decisions: dict[int, Decision]
+
+
+def game_review(game: Game) -> Review | None:
+    """The analysis of every seat of the game, computed once per game object.
+
+    ``None`` when the ruleset has no analysis, its table is not built yet, or the log
+    cannot be analysed (logged): the page shows the game without it.
+    """
+    if _ANALYSIS_CACHE not in vars(game):
+        review: Review | None = None
+        if analysable(game.ruleset):
+            seats = [player.seat for player in game.players.all()]
+            try:
+                analysis = analysis_of(game, seats, build_missing=False)
+                review = Review(
+                    seats={seat.seat: seat for seat in analysis.seats},
+                    decisions={decision.seq: decision for decision in analysis.decisions},
+                )
+            except (FileNotFoundError, StaleTable):
+                logger.info("admin: no strategy table yet to analyse game %s", game.pk)
+            except Exception:  # a damaged log, say: show the game without its analysis
+                logger.warning("admin: no analysis of game %s", game.pk, exc_info=True)
+        vars(game)[_ANALYSIS_CACHE] = review
+    return vars(game)[_ANALYSIS_CACHE]
+
+
+def shown_option(option: Any) -> str:
+    """A keep as ``keep 1 1 6``, a box by its id."""
+    return option if isinstance(option, str) else "keep " + " ".join(map(str, option))
 
 
 def seat_view(game: Game, seat: int) -> Mapping[str, Any] | None:
@@ -176,13 +220,19 @@ class SeatInline(ReadOnlyInline):
         "upper_bonus",
         "yahtzee_bonus",
         "engine_total",
+        "accuracy",
+        "expected_loss",
+        "luck",
     )
+    ANALYSIS_FIELDS = ("accuracy", "expected_loss", "luck")
 
     def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
         fields = list(self.fields)
         first = seat_view(obj, 0) if obj is not None else None
         if first is not None and "yahtzee_bonus" not in first:
             fields.remove("yahtzee_bonus")
+        if obj is None or not analysable(obj.ruleset):
+            fields = [name for name in fields if name not in self.ANALYSIS_FIELDS]
         return fields
 
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
@@ -217,6 +267,24 @@ class SeatInline(ReadOnlyInline):
     def engine_total(self, player: Player) -> Any:
         return self._shown(player, "total")
 
+    def _analysed(self, player: Player, key: str) -> Any:
+        review = game_review(player.game)
+        seat = None if review is None else review.seats.get(player.seat)
+        value = None if seat is None else getattr(seat, key)
+        return EMPTY if value is None else value
+
+    @admin.display(description="accuracy (%)")
+    def accuracy(self, player: Player) -> Any:
+        return self._analysed(player, "accuracy")
+
+    @admin.display(description="expected loss")
+    def expected_loss(self, player: Player) -> Any:
+        return self._analysed(player, "expected_loss")
+
+    @admin.display(description="luck")
+    def luck(self, player: Player) -> Any:
+        return self._analysed(player, "luck")
+
 
 class ScoreEntryInline(ReadOnlyInline):
     model = ScoreEntry
@@ -237,12 +305,42 @@ class EventInline(ReadOnlyInline):
     verbose_name = "event"
     verbose_name_plural = "event log"
     ordering = ("seq",)
-    fields = ("seq", "type", "seat_display", "data_display", "created_at")
+    fields = (
+        "seq", "type", "seat_display", "data_display", "loss", "label", "best", "created_at"
+    )
     readonly_fields = fields
+    ANALYSIS_FIELDS = ("loss", "label", "best")
+
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+        if obj is None or not analysable(obj.ruleset):
+            return [name for name in self.fields if name not in self.ANALYSIS_FIELDS]
+        return list(self.fields)
 
     @admin.display(description="seat")
     def seat_display(self, event: Event) -> str:
         return seat_label(event.game, event.seat)
+
+    def _decision(self, event: Event) -> Decision | None:
+        review = game_review(event.game)
+        return None if review is None else review.decisions.get(event.seq)
+
+    @admin.display(description="loss")
+    def loss(self, event: Event) -> Any:
+        decision = self._decision(event)
+        return EMPTY if decision is None else decision.loss
+
+    @admin.display(description="label")
+    def label(self, event: Event) -> str:
+        decision = self._decision(event)
+        return EMPTY if decision is None else decision.label
+
+    @admin.display(description="best option")
+    def best(self, event: Event) -> str:
+        """The best option where the decision was not best: what the analysis advises."""
+        decision = self._decision(event)
+        if decision is None or decision.label == "best":
+            return EMPTY
+        return f"{shown_option(decision.best)} ({decision.best_value:.2f})"
 
     @admin.display(description="data")
     def data_display(self, event: Event) -> SafeString:

@@ -11,12 +11,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.admin import engine_view
+from games.analysis import game_analysis
 from games.api.render import render_game
 from games.models import Event, Game, Player, ScoreEntry
 from games.services import Played, game_create, game_play
 from scoring import RuleError, get_ruleset
 from scoring.commands import command_for
 from scoring.match import Seat
+from scoring.strategy import build_table
 
 pytestmark = pytest.mark.django_db
 
@@ -377,3 +379,48 @@ def test_staff_who_may_view_games_see_their_seats_and_events() -> None:
     assert cells(content, "type") == ["created", "rolled", "scored"]
     assert cells(content, "name") == ["Ann", "Ben"]
     assert 'name="_save"' not in content
+
+
+def test_the_change_page_shows_each_decision_with_its_loss_and_label(
+    admin_client: Client, settings: Any, tmp_path: Any
+) -> None:
+    settings.STRATEGY_DIR = tmp_path
+    build_table("forced-yatzy", {}, tmp_path)  # the admin never builds one itself
+    created = game_create(
+        ruleset_id="forced-yatzy", options=None, seed=3,
+        players=[Seat("Ann"), Seat("Bot", "optimal")],
+    )
+    move(created, 0, "roll")
+    move(created, 0, "roll", hold=[])
+    move(created, 0, "scratch", category="ones")  # the bot then plays its turn
+    review = game_analysis(game_id=created.game.pk, seats="all").analysis
+    by_seq = {d.seq: d for d in review.decisions}
+    game = Game.objects.get(pk=created.game.pk)
+
+    content = admin_client.get(change_url(game)).content.decode()
+
+    seqs = [int(seq) for seq in cells(content, "seq")]
+    assert cells(content, "label") == [
+        by_seq[seq].label if seq in by_seq else "-" for seq in seqs
+    ]
+    losses = cells(content, "loss")
+    assert [float(loss) for seq, loss in zip(seqs, losses, strict=True) if seq in by_seq] == [
+        by_seq[seq].loss for seq in seqs if seq in by_seq
+    ]
+    assert len(by_seq) >= 3 and {"best"} < {d.label for d in review.decisions}
+    assert cells(content, "accuracy") == [str(s.accuracy) for s in review.seats]
+    assert cells(content, "accuracy")[1] == "100.0"
+
+
+def test_without_a_table_the_change_page_shows_the_game_without_analysis(
+    admin_client: Client, settings: Any, tmp_path: Any
+) -> None:
+    settings.STRATEGY_DIR = tmp_path  # empty: nothing is built for the page
+    created = game_create(ruleset_id="forced-yatzy", options=None, players=[Seat("Ann")])
+    play_turn(created, 0)
+
+    response = admin_client.get(change_url(created.game))
+
+    assert response.status_code == 200
+    assert set(cells(response.content.decode(), "label")) == {"-"}
+    assert not list(tmp_path.iterdir())

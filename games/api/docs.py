@@ -2,6 +2,13 @@
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
+from scoring.strategy.analysis import (
+    BEST_TOLERANCE,
+    DECIMALS,
+    INACCURACY_BELOW,
+    MISTAKE_BELOW,
+)
+
 from .serializers import ProblemOut
 
 WHEN = {
@@ -161,3 +168,104 @@ ADVICE = {
 }
 ADVICE_EXAMPLE = OpenApiExample("The advice", value=ADVICE, response_only=True)
 HINT_EXAMPLE = OpenApiExample("A hint", value={"seat": 0, **ADVICE}, response_only=True)
+
+# -- analysis ------------------------------------------------------------------------------
+
+ANALYSIS_DESCRIPTION = f"""\
+Every decision of the game so far, scored against optimal solitaire play, for Yahtzee (any
+options), Yatzy and Forced Yatzy; other rulesets answer 409 `analysis_unavailable`. By
+default the seats of people only; `?seats=all` adds the computer seats.
+
+**Decisions.** A decision is made on a roll. With rolls left its options are every keep
+(the dice held for the next roll, as sorted faces) and every legal box; with none left,
+every legal box. `chosen` is read from the log: the dice not thrown by the next roll (a
+`hold` alone decides nothing), or the box filled (a scratch is that box at 0 points). `seq`
+is the event that records it. `best` may be of the other kind (scoring early when rolling
+on was better, or the reverse); when the chosen option is among the best, `best` is the
+chosen option itself.
+
+**Values** (`method: optimal`). `chosen_value` and `best_value` are the seat's expected
+final score (its total at the end, bonuses included) after that option, playing optimally
+from then on: exact expectations from the solved strategy tables, identical to `hint` and
+`advice` in the same position, points already on the card included. `loss` =
+`best_value - chosen_value`. Values and losses are given to {DECIMALS} decimals.
+
+**Labels**, by the points of expected score a decision gives away:
+- `best`: nothing (`loss` at most {BEST_TOLERANCE:g}, float rounding);
+- `inaccuracy`: less than {INACCURACY_BELOW:g} points: a slightly worse keep or box, often
+  hard to see at the table;
+- `mistake`: {INACCURACY_BELOW:g} to {MISTAKE_BELOW:g} points: a clearly worse box or keep;
+- `blunder`: {MISTAKE_BELOW:g} points or more: giving up a big box, a straight or the
+  upper bonus without need.
+
+**Per seat.** `expected_start` is the expected final score of optimal play from the empty
+card; `expected_loss` the sum of the losses; `luck` = `total - expected_start +
+expected_loss`: what the dice gave above or below expectation (the values chain exactly:
+expected start, plus the luck of each roll, minus each loss, is the final total).
+`accuracy` = `100 * (1 - expected_loss / expected_start)` (at least 0, two decimals): the
+share of the expected score the seat's decisions kept; null before its first decision.
+
+What the figures mean (Yahtzee with the default rules, 1000 games each, measured by
+`python -m scoring.strategy.evidence --levels random greedy optimal`): optimal play has
+accuracy 100, every decision `best`, and on average the expected start as its score; a
+player who gives away 25 points a game has accuracy about 90; the `greedy` computer (the
+box with the most points now, rolling for it while it is weak) scores 196 with accuracy 77
+and 58% of its decisions `best` (8% blunders); the `random` computer scores 46 with
+accuracy 18 and 6% `best`. Forced Yatzy leaves less to decide: there `greedy` has accuracy
+89 (80% `best`) and `random` 40. Luck averages 0 for every player.
+
+The analysis is solitaire: in a game of several seats it judges each seat's decisions by
+its own expected score, not by its chance to win. Three queries, a few milliseconds."""
+
+# A real answer (a finished solitaire Yahtzee game, three of its 39 decisions).
+ANALYSIS = {
+    "method": "optimal",
+    "seats": [
+        {
+            "seat": 0,
+            "name": "Ann",
+            "computer": None,
+            "total": 183,
+            "expected_start": 254.587723,
+            "expected_loss": 44.30127,
+            "accuracy": 82.6,
+            "luck": -27.286453,
+            "counts": {"best": 26, "inaccuracy": 7, "mistake": 5, "blunder": 1},
+        }
+    ],
+    "decisions": [
+        {
+            "seq": 3, "seat": 0, "round": 1, "kind": "keep", "dice": [1, 2, 4, 4, 5],
+            "rolls_left": 2, "chosen": [4, 4], "best": [4, 4], "chosen_value": 252.243927,
+            "best_value": 252.243927, "loss": 0.0, "label": "best",
+        },
+        {
+            "seq": 21, "seat": 0, "round": 5, "kind": "box", "dice": [3, 6, 6, 6, 6],
+            "rolls_left": 0, "chosen": "three_of_a_kind", "best": "four_of_a_kind",
+            "chosen_value": 212.488907, "best_value": 222.5382, "loss": 10.049293,
+            "label": "blunder",
+        },
+        {
+            "seq": 51, "seat": 0, "round": 13, "kind": "keep", "dice": [1, 2, 3, 5, 6],
+            "rolls_left": 2, "chosen": [6], "best": [1, 2, 3, 5], "chosen_value": 187.850537,
+            "best_value": 195.222222, "loss": 7.371685, "label": "mistake",
+        },
+    ],
+}
+ANALYSIS_EXAMPLE = OpenApiExample(
+    "A finished solitaire game (three of its decisions)", value=ANALYSIS, response_only=True
+)
+ANALYSIS_QUERY_REFUSED = {
+    (400, "application/problem+json"): OpenApiResponse(
+        ProblemOut,
+        description="`seats` is neither `persons` nor `all`, or given twice (`invalid`), or "
+        "the query names another parameter (`unknown_field`).",
+    )
+}
+ANALYSIS_UNAVAILABLE = {
+    (409, "application/problem+json"): OpenApiResponse(
+        ProblemOut,
+        description="The game's ruleset has no solved strategy (`analysis_unavailable`): "
+        "Maxi Yatzy, Ten Thousand.",
+    )
+}

@@ -37,6 +37,7 @@ STATUS_OF_CODE = {
     "not_scoring": 409,
     "bank_too_low": 409,
     "game_full": 409,
+    "analysis_unavailable": 409,
     "version_mismatch": 412,
     "request_too_large": 413,
     "unsupported_media_type": 415,
@@ -60,6 +61,8 @@ TITLES = {
     500: "Server error",
     503: "Service unavailable",
 }
+# Codes whose status title would mislead (a 409 that is not about a move).
+TITLE_OF_CODE = {"analysis_unavailable": "Analysis not available"}
 # A field error with one of these codes names the whole problem; any other is "invalid".
 FIELD_CODES = {"unknown_field", "unknown_category", "unknown_ruleset", "invalid_dice"}
 
@@ -68,7 +71,7 @@ def problem(code: str, detail: str, errors: list[dict[str, str]] | None = None) 
     status = STATUS_OF_CODE.get(code, 400)
     body: dict[str, Any] = {
         "type": f"urn:dice-games:problem:{code}",
-        "title": TITLES.get(status, "Error"),
+        "title": TITLE_OF_CODE.get(code) or TITLES.get(status, "Error"),
         "status": status,
         "detail": detail,
         "code": code,

@@ -4,6 +4,7 @@ from typing import Any
 
 from scoring import Option, Ruleset, get_ruleset
 
+from ..analysis import GameAnalysis
 from ..models import Event, Game, Player
 
 
@@ -85,3 +86,26 @@ def render_event(event: Event) -> dict[str, Any]:
 
 def _time(value: Any) -> str:
     return value.isoformat().replace("+00:00", "Z")
+
+
+def render_analysis(result: GameAnalysis) -> dict[str, Any]:
+    seats = {player.seat: player for player in result.players}
+    analysis = result.analysis
+    return {
+        "method": analysis.method,
+        "seats": [
+            {
+                "seat": seat.seat,
+                "name": seats[seat.seat].name,
+                "computer": seats[seat.seat].computer,
+                "total": seat.total,
+                "expected_start": seat.expected_start,
+                "expected_loss": seat.expected_loss,
+                "accuracy": seat.accuracy,
+                "luck": seat.luck,
+                "counts": seat.counts,
+            }
+            for seat in analysis.seats
+        ],
+        "decisions": [decision.as_dict() for decision in analysis.decisions],
+    }

@@ -11,6 +11,7 @@ from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score
 
 from .strict import (
     StrictCharField,
+    StrictChoiceField,
     StrictIntegerField,
     StrictSerializer,
 )
@@ -509,3 +510,108 @@ class AdviceOut(serializers.Serializer):
 
 class HintOut(AdviceOut):
     seat = serializers.IntegerField(help_text="The seat the advice is for: the current one.")
+
+
+# -- analysis ------------------------------------------------------------------------------
+
+
+class AnalysisQuery(StrictSerializer):
+    seats = StrictChoiceField(
+        choices=["persons", "all"],
+        default="persons",
+        help_text="`persons` (the default): the seats of people only; `all`: computer seats "
+        "too.",
+    )
+
+
+KEEP_OR_BOX = {
+    "oneOf": [
+        {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": 6},
+            "maxItems": 5,
+            "description": "A keep: the faces held for the next roll, sorted.",
+        },
+        {"type": "string", "description": "A box: its category id."},
+    ]
+}
+
+
+@extend_schema_field(KEEP_OR_BOX)
+class KeepOrBoxField(serializers.Field):
+    """An option of a decision: a keep (sorted faces) or a box (category id)."""
+
+
+class LabelCountsOut(serializers.Serializer):
+    best = serializers.IntegerField(min_value=0)
+    inaccuracy = serializers.IntegerField(min_value=0)
+    mistake = serializers.IntegerField(min_value=0)
+    blunder = serializers.IntegerField(min_value=0)
+
+
+class AnalysisSeatOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    computer = serializers.CharField(
+        allow_null=True, help_text="Null for a person; a computer seat's strategy otherwise."
+    )
+    total = serializers.IntegerField(help_text="The seat's total now (final once finished).")
+    expected_start = serializers.FloatField(
+        help_text="The expected final score of optimal play from the empty card."
+    )
+    expected_loss = serializers.FloatField(help_text="The sum of the decisions' `loss`.")
+    accuracy = serializers.FloatField(
+        allow_null=True,
+        min_value=0,
+        max_value=100,
+        help_text="`100 * (1 - expected_loss / expected_start)`, at least 0, to two decimals: "
+        "the share of the expected score the seat's decisions kept. Null before the seat's "
+        "first decision.",
+    )
+    luck = serializers.FloatField(
+        help_text="`total - expected_start + expected_loss`: how many points the dice gave "
+        "above (or below) what was expected. Meaningful once the seat's card is full: until "
+        "then it also counts the points still to come."
+    )
+    counts = LabelCountsOut(help_text="The seat's decisions per label.")
+
+
+class AnalysisDecisionOut(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The event that records the decision.")
+    seat = serializers.IntegerField()
+    round = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=["keep", "box"], help_text="The kind of the option chosen."
+    )
+    dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        help_text="The dice the decision was made on, sorted.",
+    )
+    rolls_left = serializers.IntegerField(
+        min_value=0, help_text="The rolls still allowed when it was made."
+    )
+    chosen = KeepOrBoxField()
+    best = KeepOrBoxField(
+        help_text="The best option (the chosen one itself when it is among the best)."
+    )
+    chosen_value = serializers.FloatField(
+        help_text="Expected final score of the seat after the chosen option."
+    )
+    best_value = serializers.FloatField(
+        help_text="Expected final score of the seat after the best option."
+    )
+    loss = serializers.FloatField(min_value=0, help_text="`best_value - chosen_value`.")
+    label = serializers.ChoiceField(choices=["best", "inaccuracy", "mistake", "blunder"])
+
+
+ANALYSIS_METHODS = ["optimal"]
+
+
+class AnalysisOut(serializers.Serializer):
+    method = serializers.ChoiceField(
+        choices=ANALYSIS_METHODS,
+        help_text="`optimal`: values are exact expectations under optimal solitaire play, "
+        "from the solved strategy tables (the same as `hint` and `advice`).",
+    )
+    seats = AnalysisSeatOut(many=True)
+    decisions = AnalysisDecisionOut(many=True, help_text="Oldest first.")

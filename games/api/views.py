@@ -27,15 +27,18 @@ from scoring.strategy import advise
 
 from .. import services
 from ..advice import advice_body, game_hint
+from ..analysis import game_analysis
 from ..models import Event, Game, Player
 from . import docs
 from .auth import SeatTokenAuthentication
 from .errors import PROBLEM, problem
 from .filters import GameFilter
-from .render import render_event, render_game, render_ruleset
+from .render import render_analysis, render_event, render_game, render_ruleset
 from .serializers import (
     AdviceIn,
     AdviceOut,
+    AnalysisOut,
+    AnalysisQuery,
     BankIn,
     CommandIn,
     EventOut,
@@ -183,7 +186,7 @@ class GameViewSet(viewsets.GenericViewSet):
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
 
     def list(self, request: Request) -> Response:
-        GamesQuery(data=request.query_params.dict()).is_valid(raise_exception=True)
+        GamesQuery(data=_query(request)).is_valid(raise_exception=True)
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
 
@@ -303,6 +306,24 @@ class GameViewSet(viewsets.GenericViewSet):
         return Response(game_hint(game))
 
     @extend_schema(
+        summary="Analysis: every decision scored against optimal play",
+        description=docs.ANALYSIS_DESCRIPTION,
+        parameters=[AnalysisQuery],
+        responses={
+            200: AnalysisOut,
+            **docs.problems(404),
+            **docs.ANALYSIS_QUERY_REFUSED,
+            **docs.ANALYSIS_UNAVAILABLE,
+        },
+        examples=[docs.ANALYSIS_EXAMPLE],
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
+    def analysis(self, request: Request, pk: str) -> Response:
+        query = AnalysisQuery(data=_query(request))
+        query.is_valid(raise_exception=True)
+        return Response(render_analysis(game_analysis(game_id=pk, **query.validated_data)))
+
+    @extend_schema(
         summary="The game's log",
         description="Events oldest first; page with `after` (the last `seq` you have).",
         parameters=[EventsQuery, IF_NONE_MATCH],
@@ -325,7 +346,7 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def events(self, request: Request, pk: str) -> Response:
-        query = EventsQuery(data=request.query_params.dict())
+        query = EventsQuery(data=_query(request))
         query.is_valid(raise_exception=True)
         last_seq = Game.objects.filter(pk=pk).values_list("last_seq", flat=True).first()
         if last_seq is None:
@@ -395,6 +416,15 @@ def _command(body: type[CommandIn], request: Request) -> Command:
 def _answer(played: services.Played, status: int = 200) -> Response:
     replayed = {"Idempotent-Replayed": "true"} if played.replayed else {}
     return with_etag(render_game(played.game, played.players, played.tokens), status, **replayed)
+
+
+def _query(request: Request) -> dict[str, Any]:
+    """The query string as a plain dict; a repeated parameter keeps all its values (a
+    list, which no single-valued field accepts), so that it is refused, not half-read."""
+    return {
+        name: values[0] if len(values) == 1 else values
+        for name, values in request.query_params.lists()
+    }
 
 
 def not_modified(tag: int) -> Response:

@@ -207,21 +207,29 @@ def _score_options(
 ) -> list[dict[str, Any]]:
     """Every box the engine allows, valued with the engine's own totals after the fill."""
     m = strategy.model
-    ruleset = m.ruleset
-    legal = ruleset.legal(card, dice, m.options)
-    earned = ruleset.fill_bonus(card, dice, m.options, bonus)
-    options = []
-    for box_id, points in legal.items():
-        after = {**card, box_id: points}
-        total = ruleset.seat_view(after, bonus + earned)["total"]
-        to_come = _position(strategy, after, bonus + earned)[3]
-        options.append({
+    legal = m.ruleset.legal(card, dice, m.options)
+    return [
+        {
             "action": "score",
             "category": box_id,
             "points": points,
-            "expected_final": total + to_come,
-        })
-    return options
+            "expected_final": box_value(strategy, card, bonus, dice, box_id, points),
+        }
+        for box_id, points in legal.items()
+    ]
+
+
+def box_value(
+    strategy: Strategy, card: Card, bonus: int, dice: Sequence[int], box_id: str, points: int
+) -> float:
+    """Expected final score after filling ``box_id`` with ``points`` on these dice: the
+    engine's total after the fill (any bonus the fill earns included) plus the table's value
+    of the card it leaves. ``points`` is the box's legal points, or 0 for a scratch."""
+    m = strategy.model
+    earned = m.ruleset.fill_bonus(card, dice, m.options, bonus)
+    after = {**card, box_id: points}
+    total = m.ruleset.seat_view(after, bonus + earned)["total"]
+    return total + _position(strategy, after, bonus + earned)[3]
 
 
 def _position(strategy: Strategy, card: Card, bonus: int) -> tuple[int, int, int, float]:

@@ -1,11 +1,13 @@
 """Measure the solver: ``python -m scoring.strategy.benchmark [--folder DIR]``.
 
 Builds the default Yahtzee table (timed), builds or loads every other table, compares the
-start-of-game values with the published ones, measures the memory the loaded tables take
-and the latency of advice on random positions reached by random legal play.
+start-of-game values with the published ones, measures the memory the loaded tables take,
+the latency of advice on random positions reached by random legal play, and the time to
+analyse a finished game (every decision of a 13-round Yahtzee game, table loaded).
 
 Without ``--folder`` everything is built afresh in a temporary folder (a few minutes);
 with it, tables already there are reused and only the default Yahtzee table is rebuilt.
+``--only analysis`` measures the analysis alone (building only the tables it needs).
 """
 
 import argparse
@@ -20,7 +22,9 @@ from typing import Any
 
 from ..boxgame import BoxGame
 from ..registry import get_ruleset
-from . import advise, build_table, load_table, loaded_bytes
+from . import advise, build_table, load_strategy, load_table, loaded_bytes
+from .analysis import analyse_with
+from .selfplay import play_game
 
 # (ruleset, options, published expected final score from an empty card, or None)
 VARIANTS: list[tuple[str, dict[str, str], float | None]] = [
@@ -92,9 +96,17 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, help="table folder (default: a fresh temp one)")
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=300, help="games to analyse (default 300)")
+    parser.add_argument("--only", choices=["analysis"], help="measure only the analysis")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="strategy-") as scratch:
-        run(args.folder or Path(scratch), args.positions, args.seed)
+        folder = args.folder or Path(scratch)
+        if args.only == "analysis":
+            print(f"tables in {folder}")
+            measure_analysis(folder, args.games, args.seed)
+        else:
+            run(folder, args.positions, args.seed)
+            measure_analysis(folder, args.games, args.seed)
 
 
 def run(folder: Path, positions: int, seed: int) -> None:
@@ -139,6 +151,43 @@ def run(folder: Path, positions: int, seed: int) -> None:
         p99 = ms[int(0.99 * (len(ms) - 1))]
         print(f"  {name:>4}: median {statistics.median(ms):.2f} ms, p99 {p99:.2f} ms, "
               f"max {ms[-1]:.2f} ms")
+
+
+def measure_analysis(folder: Path, games: int, seed: int) -> None:
+    """Time the analysis of finished solitaire Yahtzee games (default rules, table loaded),
+    played by the random, greedy and optimal computers in turn, and of 4-seat games with
+    every seat analysed."""
+    ruleset = get_ruleset("yahtzee")
+    options = ruleset.validate_options({})
+    strategy = load_strategy(ruleset.id, options, folder)
+    levels = ("random", "greedy", "optimal")
+    for seats in (1, 4):
+        rng = random.Random(f"{seed}:analysis:{seats}")
+        count = games if seats == 1 else max(1, games // 10)
+        logs = [
+            play_game(ruleset, [levels[(g + s) % 3] for s in range(seats)], options=options,
+                      rng=rng, folder=folder).log
+            for g in range(count)
+        ]
+        walls, cpus = [], []
+        for log in logs:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            analysis = analyse_with(strategy, log, range(seats))
+            cpus.append(time.thread_time() - cpu)
+            walls.append(time.perf_counter() - wall)
+            assert len(analysis.seats) == seats
+        decisions = statistics.fmean(
+            len(analyse_with(strategy, log, range(seats)).decisions) for log in logs[:20]
+        )
+        what = "solitaire games" if seats == 1 else f"{seats}-seat games, every seat"
+        print(f"\nanalysis of {count} finished 13-round Yahtzee {what} "
+              f"(random, greedy and optimal players; {decisions:.0f} decisions a game on "
+              f"average; table loaded; limit 50 ms a solitaire game):")
+        for name, times in (("wall", walls), ("CPU", cpus)):
+            ms = sorted(t * 1000 for t in times)
+            p99 = ms[int(0.99 * (len(ms) - 1))]
+            print(f"  {name:>4}: median {statistics.median(ms):.2f} ms, p99 {p99:.2f} ms, "
+                  f"max {ms[-1]:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ repeat until the game ends. A refused move would raise the engine's ``RuleError`
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +20,15 @@ TURN_ENDS = frozenset({"banked", "busted", "passed", "scored", "scratched"})
 
 @dataclass(frozen=True)
 class Game:
-    """How a game ended: every seat's total, the winners, and its length."""
+    """How a game ended: every seat's total, the winners, its length, and its log (events
+    ``{"seq", "type", "seat", "data"}`` numbered from 1, as the API shows them)."""
 
     totals: list[int]
     winners: list[int]
     turns: int
     moves: int
     rounds: int
+    log: list[dict[str, Any]] = field(default_factory=list)
 
 
 def play_game(
@@ -44,6 +46,7 @@ def play_game(
     full = ruleset.validate_options(options)
     state = ruleset.new_state(seats=len(levels), options=full)
     turns = moves = 0
+    log: list[dict[str, Any]] = []
     while not state["finished"]:
         if moves >= max_moves:
             raise RuntimeError(f"no end after {moves} moves")
@@ -56,6 +59,10 @@ def play_game(
         )
         state = outcome.state
         moves += 1
+        log.extend(
+            {"seq": len(log) + 1 + i, "type": e.type, "seat": e.seat, "data": e.data}
+            for i, e in enumerate(outcome.events)
+        )
         turns += sum(event.type in TURN_ENDS for event in outcome.events)
     view = ruleset.view(state, options=full)
-    return Game(view.totals, view.winners, turns, moves, state["round"])
+    return Game(view.totals, view.winners, turns, moves, state["round"], log)
