@@ -157,11 +157,13 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema_hooks.add_game_stream",
         "games.api.schema_hooks.close_request_objects",
+        "games.api.schema_hooks.document_retry_after",
     ],
 }
 
-# Where the optimal-strategy tables are kept (built by `manage.py build_strategy`, or on the
-# first request that needs one).
+# Where the optimal-strategy tables are kept (built by `manage.py build_strategy` before the
+# service serves; a request that finds one missing gets 503 and starts its build in the
+# background).
 STRATEGY_DIR = Path(env_str("STRATEGY_DIR", str(BASE_DIR / "strategy-tables")))
 
 # Waiting or active games untouched for this many days are abandoned by abandon_idle_games.

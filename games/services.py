@@ -22,6 +22,7 @@ from scoring.strategy import computer_move, levels_for
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from .notify import announce
+from .strategy import game_strategy_require, strategy_require
 from .tokens import hash_token, new_token, seat_for_token
 
 Render = Callable[..., dict[str, Any]]
@@ -71,6 +72,10 @@ def game_create(
     seed: int | None = None,
 ) -> Created:
     """A new game; with open seats it waits for others to join (or for a ``start``)."""
+    # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
+    if any(p.computer == "optimal" for p in players):
+        strategy_require(ruleset_id=ruleset_id, options=options)
+
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     ruleset.check_seats(len(players) + open_seats)
@@ -250,6 +255,9 @@ def _locked_change(
     status_code: int = 200,
 ) -> Moved:
     """Lock, authorise, replay or check the version, apply, save, answer: in one transaction."""
+    # Strategy tables first, outside the game lock: a missing one is a 503, never a build.
+    game_strategy_require(game_id=game_id)
+
     with transaction.atomic():
         game = _locked(game_id)
         players = list(Player.objects.filter(game=game).order_by("seat"))

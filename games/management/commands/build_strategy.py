@@ -1,4 +1,10 @@
-"""Build the optimal-strategy tables ahead of the first request that needs them."""
+"""Build the optimal-strategy tables before the service serves: requests never build one.
+
+Run by ``make run`` and docker-compose.yml before the server starts. A table already on disk
+and fresh (solved by this engine, see ``scoring.strategy.table``) is only checked, so a
+second start builds nothing; a missing or stale one is built. Several processes running it
+at once build each table once (see ``scoring.strategy.api``).
+"""
 
 import itertools
 import time
@@ -8,7 +14,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, build_table, load_table
+from scoring.strategy import SUPPORTED, build_table, prepare_table
 
 
 def option_sets(ruleset_id: str) -> list[dict[str, Any]]:
@@ -38,16 +44,21 @@ class Command(BaseCommand):
                 f"no strategy for {', '.join(unknown)}; known: {', '.join(SUPPORTED)}"
             )
         folder = folder or settings.STRATEGY_DIR
+        built = 0
         for ruleset_id in rulesets or list(SUPPORTED):
             for options in option_sets(ruleset_id):
                 started = time.perf_counter()
                 try:
                     if force:
                         build_table(ruleset_id, options, folder)
-                    table = load_table(ruleset_id, options, folder)
+                    table, new = prepare_table(ruleset_id, options, folder)
                 except RuleError as error:
                     raise CommandError(error.detail) from error
+                new = new or force
+                built += new
                 self.stdout.write(
-                    f"{ruleset_id} {options or ''}: expected final score "
-                    f"{table.start_value:.4f}, {time.perf_counter() - started:.1f} s"
+                    f"{ruleset_id} {options or ''}: {'built' if new else 'ready'}, "
+                    f"expected final score {table.start_value:.4f}, "
+                    f"{time.perf_counter() - started:.1f} s"
                 )
+        self.stdout.write(f"strategy tables in {folder}: {built} built")
