@@ -66,3 +66,14 @@ def test_make_run_builds_the_tables_before_it_serves():
     migrate = next(i for i, line in enumerate(recipe) if "manage.py migrate" in line)
     assert migrate < build < serve
     assert recipe[build].split("build_strategy")[1].strip() == "", "every table it offers"
+
+
+def test_builds_in_parallel_processes_solve_each_table_once(tmp_path, capsys):
+    # The same table twice, in two processes at once: the file lock lets one build it and
+    # the other read it.
+    call_command(
+        "build_strategy", "forced-yatzy", "forced-yatzy", "--folder", str(tmp_path), "--jobs", "2"
+    )
+    out = capsys.readouterr().out
+    assert out.count("forced-yatzy : built") == 1 and out.count("forced-yatzy : ready") == 1
+    assert "1 built" in out
