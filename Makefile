@@ -1,5 +1,6 @@
 # The two commands:
-#   make run    serve the API on http://127.0.0.1:$(PORT)/ (SQLite file db.sqlite3 by default)
+#   make run    serve the API on http://127.0.0.1:$(PORT)/ (SQLite file db.sqlite3 by default),
+#               after building the optimal-strategy tables it offers (once, kept on disk)
 #   make test   lint, check for missing migrations, run the whole test suite
 # Both need only python3 (3.11 or newer): the first call makes .venv and installs the project;
 # later calls reinstall only when pyproject.toml has changed. DATABASE_URL, if set, picks the
@@ -25,10 +26,13 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 install: $(INSTALLED)
 
 # Served under ASGI by uvicorn (the live event streams need it): Django has no lifespan
-# events, and open streams get 3 s to end when the server stops.
+# events, and open streams get 3 s to end when the server stops. The optimal-strategy tables
+# are built before it serves, once (a few minutes on the first start; kept in STRATEGY_DIR,
+# later starts only check them and rebuild a stale one), so no request waits for one.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/python manage.py build_strategy
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
 		--lifespan off --timeout-graceful-shutdown 3
 

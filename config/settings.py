@@ -34,6 +34,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: it turns the bodiless refusals of everything below into problem documents.
+    "games.middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -79,6 +81,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer (a lost network, a server that hangs) fails the request
+    # with 503 after this many seconds instead of holding it forever (unless the URL sets it).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5, minimum=1)
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -160,11 +169,13 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema_hooks.add_game_stream",
         "games.api.schema_hooks.close_request_objects",
+        "games.api.schema_hooks.document_retry_after",
     ],
 }
 
-# Where the optimal-strategy tables are kept (built by `manage.py build_strategy`, or on the
-# first request that needs one).
+# Where the optimal-strategy tables are kept (built by `manage.py build_strategy` before the
+# service serves; a request that finds one missing gets 503 and starts its build in the
+# background).
 STRATEGY_DIR = Path(env_str("STRATEGY_DIR", str(BASE_DIR / "strategy-tables")))
 
 # Waiting or active games untouched for this many days are abandoned by abandon_idle_games.

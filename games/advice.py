@@ -10,10 +10,11 @@ from typing import Any
 from django.conf import settings
 
 from scoring import get_ruleset
-from scoring.strategy import SUPPORTED, Advice, advise, computer_move
+from scoring.strategy import SUPPORTED, Advice, advise_with, computer_move
 
 from .errors import ServiceError
 from .models import Game
+from .strategy import strategy_load
 
 
 def advice_body(advice: Advice) -> dict[str, Any]:
@@ -41,14 +42,12 @@ def game_hint(game: Game) -> dict[str, Any]:
     if ruleset.id in SUPPORTED:
         player = view.players[seat]
         dice = view.turn["dice"]
-        advice = advise(
-            ruleset.id,
-            game.options,
+        advice = advise_with(
+            strategy_load(ruleset_id=ruleset.id, options=game.options),
             player["scorecard"],
             player.get("yahtzee_bonus", 0),
             dice,
             view.turn["rolls_left"] if dice is not None else None,
-            settings.STRATEGY_DIR,
         )
         return {"seat": seat, **advice_body(advice)}
     # No table for this ruleset: the move the strongest computer player would make.

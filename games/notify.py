@@ -19,4 +19,6 @@ def announce(game_id: object, last_seq: int) -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game_id}:{last_seq}"])
 
-    transaction.on_commit(send)
+    # robust: the change is committed by then; a database lost at this instant must not
+    # answer the committed move as failed (listeners still read the log every few seconds).
+    transaction.on_commit(send, robust=True)

@@ -29,6 +29,7 @@ from . import replays
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from .notify import announce
+from .strategy import game_strategy_require, strategy_require
 from .tokens import hash_token, new_token, seat_for_token
 
 
@@ -55,6 +56,9 @@ def game_create(
 
     A game with no person seat and no open seat is played to its end within this call.
     """
+    # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
+    if any(p.computer == "optimal" for p in players):
+        strategy_require(ruleset_id=ruleset_id, options=options)
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     _check_computers(ruleset.id, players)
@@ -90,6 +94,8 @@ def game_play(
 ) -> Played:
     """Play ``command`` for the seat the token belongs to (a move, ``start`` or ``leave``);
     the computer seats that follow play their turns within the same change."""
+    # Strategy tables first, outside the game lock: a missing one is a 503, never a build.
+    game_strategy_require(game_id=game_id)
     with transaction.atomic():
         game = _locked(game_id)
         players = list(Player.objects.filter(game=game).order_by("seat"))
@@ -129,6 +135,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     A join is never replayed by an idempotency key: its answer holds a token, and tokens
     are kept only as hashes.
     """
+    game_strategy_require(game_id=game_id)
     with transaction.atomic():
         game = _locked(game_id)
         players = list(Player.objects.filter(game=game).order_by("seat"))

@@ -57,6 +57,18 @@ def test_web_migrates_and_collects_static_files_before_gunicorn_starts(
     assert "&&" in command[migrate:gunicorn], "a failed migration must stop the start"
 
 
+def test_web_builds_the_strategy_tables_into_a_volume_before_gunicorn_starts(
+    compose: dict[str, Any],
+) -> None:
+    web = compose["services"]["web"]
+    command = command_text(web)
+    build = command.index("manage.py build_strategy &&")
+    assert command.index("manage.py migrate") < build < command.index("gunicorn config.asgi")
+    folder = web["environment"]["STRATEGY_DIR"]
+    volume, _, target = next(v for v in web["volumes"] if v.endswith(f":{folder}")).partition(":")
+    assert volume in compose["volumes"], "the tables outlive the container: built once"
+
+
 def test_web_serves_asgi_with_uvicorn_workers_for_the_live_streams(
     compose: dict[str, Any],
 ) -> None:

@@ -28,14 +28,28 @@ WHEN = {
     415: "The body is not `application/json` (`unsupported_media_type`).",
     422: "The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).",
     429: "Too many requests from this address (`throttled`); see `Retry-After`.",
-    503: "The database cannot be reached (`database_unavailable`).",
+    503: "The database cannot be reached (`database_unavailable`); try again after "
+    "`Retry-After` seconds.",
 }
-ALWAYS = (405, 406)
+# Operations that read an optimal-strategy table (hints, advice, `optimal` computer seats).
+STRATEGY_503 = (
+    "The database cannot be reached (`database_unavailable`), or the optimal-strategy table "
+    "this request needs is not built yet (`strategy_unavailable`: the service builds it in "
+    "the background, usually within 20 s; tables are built before the service starts, so "
+    "this is rare). Nothing has changed; try again after `Retry-After` seconds."
+)
+# Any operation may find the database gone, and any path refuses other methods and non-JSON.
+ALWAYS = (405, 406, 503)
 
 
-def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
+def problems(*statuses: int, strategy: bool = False) -> dict[tuple[int, str], OpenApiResponse]:
+    """The problem answers of an operation; ``strategy``: it may need a strategy table."""
+
+    def when(status: int) -> str:
+        return STRATEGY_503 if strategy and status == 503 else WHEN[status]
+
     return {
-        (status, "application/problem+json"): OpenApiResponse(ProblemOut, description=WHEN[status])
+        (status, "application/problem+json"): OpenApiResponse(ProblemOut, description=when(status))
         for status in sorted({*statuses, *ALWAYS})
     }
 

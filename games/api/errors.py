@@ -1,16 +1,22 @@
 """Every error the API gives, as ``application/problem+json`` (RFC 9457) with a stable code."""
 
 import logging
+import sys
 from typing import Any
 
+import psycopg
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db.utils import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from scoring import RuleError
+
+from ..strategy import RETRY_AFTER as STRATEGY_RETRY_AFTER
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +51,18 @@ STATUS_OF_CODE = {
     "throttled": 429,
     "server_error": 500,
     "database_unavailable": 503,
+    "strategy_unavailable": 503,
 }
+# Seconds to wait before trying again, sent as Retry-After with these codes.
+RETRY_AFTER_OF_CODE = {
+    "database_unavailable": 5,
+    "strategy_unavailable": STRATEGY_RETRY_AFTER,
+}
+# What Django (and psycopg, where code uses it directly) raise when the database cannot be
+# reached or a connection is lost: not the request's fault, and over once it is back.
+DATABASE_ERRORS = (
+    OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError
+)
 TITLES = {
     400: "Bad request",
     401: "Not authenticated",
@@ -84,7 +101,9 @@ def problem(code: str, detail: str, errors: list[dict[str, str]] | None = None) 
 def problem_response(code: str, detail: str, **extra: Any) -> JsonResponse:
     """For errors raised outside DRF's views (unknown URLs, Django's own 404 and 500)."""
     body = problem(code, detail) | extra
-    return JsonResponse(body, status=body["status"], content_type=PROBLEM)
+    return JsonResponse(
+        body, status=body["status"], content_type=PROBLEM, headers=problem_headers(body)
+    )
 
 
 def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
@@ -115,7 +134,11 @@ def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
     ]
 
 
-def _body_for(exc: Exception) -> dict[str, Any] | None:
+def _body_for(exc: BaseException | None) -> dict[str, Any] | None:
+    """The problem document for an exception, or None for one that is a bug (500)."""
+    if isinstance(exc, DATABASE_ERRORS):
+        logger.warning("database unavailable: %s", str(exc).strip() or type(exc).__name__)
+        return problem("database_unavailable", "the database cannot be reached; try again soon")
     if isinstance(exc, RuleError):
         errors = (
             [{"field": exc.field, "code": exc.code, "detail": exc.detail}] if exc.field else None
@@ -146,17 +169,38 @@ def _body_for(exc: Exception) -> dict[str, Any] | None:
     return None
 
 
+def problem_headers(body: dict[str, Any]) -> dict[str, str]:
+    """The headers every answer with this problem carries."""
+    headers = {}
+    if body["status"] == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="api"'
+    if body["code"] in RETRY_AFTER_OF_CODE:
+        headers["Retry-After"] = str(RETRY_AFTER_OF_CODE[body["code"]])
+    return headers
+
+
+class ProblemRenderer(JSONRenderer):
+    """JSON, labelled as a problem document."""
+
+    media_type = PROBLEM
+    format = "problem+json"
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     body = _body_for(exc)
     if body is None:
         logger.exception("unexpected error", exc_info=exc)
         body = problem("server_error", "the server failed to answer; the failure is logged")
     set_rollback()
-    headers = {}
-    if body["status"] == 401:
-        headers["WWW-Authenticate"] = 'Bearer realm="api"'
+    headers = problem_headers(body)
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         headers["Retry-After"] = str(int(exc.wait) + 1)
+    # Whatever the view renders (HTML for the docs, YAML for the schema), and whatever the
+    # client accepted, or failed to (406), a problem is rendered as JSON.
+    request = context.get("request")
+    if request is not None:
+        request.accepted_renderer = ProblemRenderer()
+        request.accepted_media_type = PROBLEM
     return Response(body, status=body["status"], headers=headers, content_type=PROBLEM)
 
 
@@ -171,6 +215,12 @@ def not_found(
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
+    """Django's answer to an exception no view handled: raised by middleware (sessions on
+    the admin), by a plain Django view, or by DRF re-raising. Django calls this inside its
+    ``except`` block, so the exception is at hand: a lost database is a 503 here too."""
+    body = _body_for(sys.exc_info()[1])
+    if body is not None and body["code"] == "database_unavailable":
+        return problem_response("database_unavailable", body["detail"])
     return problem_response("server_error", "the server failed to answer; the failure is logged")
 
 

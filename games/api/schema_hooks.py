@@ -122,3 +122,31 @@ def close_request_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, An
         if name.endswith("Request") and component.get("type") == "object":
             component.setdefault("additionalProperties", False)
     return result
+
+
+RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer", "minimum": 1},
+        "description": "Seconds to wait before trying again.",
+    }
+}
+UNAVAILABLE = {
+    "description": "The database cannot be reached (`database_unavailable`); try again after "
+    "`Retry-After` seconds.",
+    "content": PROBLEM,
+}
+
+
+def document_retry_after(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Every operation may answer 503 while the database is gone; 429 and 503 carry
+    ``Retry-After`` (drf-spectacular's responses declare no headers)."""
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            responses = operation["responses"]
+            responses.setdefault("503", dict(UNAVAILABLE))
+            for status in ("429", "503"):
+                if status in responses:
+                    responses[status]["headers"] = {
+                        **responses[status].get("headers", {}), **RETRY_AFTER
+                    }
+    return result

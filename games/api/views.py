@@ -3,7 +3,6 @@
 import re
 from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import Prefetch
 from drf_spectacular.utils import (
@@ -23,15 +22,16 @@ from rest_framework.views import APIView
 from scoring import RULESETS
 from scoring.commands import Command
 from scoring.match import Seat
-from scoring.strategy import advise
+from scoring.strategy import advise_with
 
 from .. import services
 from ..advice import advice_body, game_hint
 from ..analysis import game_analysis
 from ..models import Event, Game, Player
+from ..strategy import strategy_load
 from . import docs
 from .auth import SeatTokenAuthentication
-from .errors import PROBLEM, problem
+from .errors import PROBLEM, problem, problem_headers
 from .filters import GameFilter
 from .render import render_analysis, render_event, render_game, render_ruleset
 from .serializers import (
@@ -104,7 +104,7 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
         parameters=[IF_MATCH, IDEMPOTENCY_KEY],
         responses={
             200: OpenApiResponse(GameOut, description="The game after the move."),
-            **docs.problems(400, 401, 404, 409, 412, 413, 415, 422, 429),
+            **docs.problems(400, 401, 404, 409, 412, 413, 415, 422, 429, strategy=True),
         },
         examples=[*examples, docs.GAME_EXAMPLE, docs.PROBLEM_EXAMPLE],
     )
@@ -152,7 +152,7 @@ class GameViewSet(viewsets.GenericViewSet):
         summary="Create a game",
         description="The answer carries each person's seat token, shown only here.",
         request=GameCreateIn,
-        responses={201: GameOut, **docs.problems(400, 413, 415, 429)},
+        responses={201: GameOut, **docs.problems(400, 413, 415, 429, strategy=True)},
         examples=[
             docs.GAME_EXAMPLE,
             OpenApiExample(
@@ -295,7 +295,7 @@ class GameViewSet(viewsets.GenericViewSet):
         "a game of several seats it maximises the seat's own expected score and ignores the "
         "others'. Maxi Yatzy and Ten Thousand have no table: the hint is then the move of the "
         "strongest computer player (`method: heuristic`), with no expected values.",
-        responses={200: HintOut, **docs.problems(404, 409)},
+        responses={200: HintOut, **docs.problems(404, 409, strategy=True)},
         examples=[docs.HINT_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
@@ -386,7 +386,7 @@ class GameViewSet(viewsets.GenericViewSet):
         request=JoinIn,
         responses={
             201: OpenApiResponse(GameOut, description="The game, the new seat with its token."),
-            **docs.problems(400, 404, 409, 413, 415, 422, 429),
+            **docs.problems(400, 404, 409, 413, 415, 422, 429, strategy=True),
         },
         examples=[OpenApiExample("Join as Cleo", value={"name": "Cleo"}, request_only=True)],
     )
@@ -527,7 +527,7 @@ class RulesetViewSet(viewsets.ViewSet):
         "Yatzy). `rolls_left` is the number of rolls still allowed after `dice`; with `dice` "
         "null the answer is the value at the start of the turn, with no options.",
         request=AdviceIn,
-        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415)},
+        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415, strategy=True)},
         examples=[docs.ADVICE_REQUEST, docs.ADVICE_EXAMPLE],
     )
     @action(detail=True, methods=["post"])
@@ -536,14 +536,14 @@ class RulesetViewSet(viewsets.ViewSet):
         given = AdviceIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        answer = advise(
-            ruleset.id,
-            ruleset.validate_options(data["options"]),
+        answer = advise_with(
+            strategy_load(
+                ruleset_id=ruleset.id, options=ruleset.validate_options(data["options"])
+            ),
             data.get("scorecard"),
             data["yahtzee_bonus"],
             data.get("dice"),
             data.get("rolls_left"),
-            settings.STRATEGY_DIR,
         )
         return Response(advice_body(answer))
 
@@ -570,5 +570,10 @@ class HealthView(APIView):
                 cursor.execute("SELECT 1")
         except Exception:  # any database failure means the service cannot serve
             body = problem("database_unavailable", "the database cannot be reached")
-            return Response(body | {"database": "unavailable"}, status=503, content_type=PROBLEM)
+            return Response(
+                body | {"database": "unavailable"},
+                status=503,
+                headers=problem_headers(body),
+                content_type=PROBLEM,
+            )
         return Response({"status": "ok", "database": "ok"})

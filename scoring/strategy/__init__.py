@@ -17,6 +17,7 @@ from .api import (
     load_strategy,
     load_table,
     loaded_bytes,
+    prepare_table,
     unload_all,
 )
 from .model import SUPPORTED, ModelError
@@ -26,6 +27,5 @@ from .table import FORMAT_VERSION, StaleTable, Table
 __all__ = [
     "FORMAT_VERSION", "SUPPORTED", "Advice", "ModelError", "StaleTable", "Strategy", "Table",
     "advise", "advise_with", "build_table", "computer_command", "computer_move", "levels_for",
-    "load_strategy",
-    "load_table", "loaded_bytes", "unload_all",
+    "load_strategy", "load_table", "loaded_bytes", "prepare_table", "unload_all",
 ]

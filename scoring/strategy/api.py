@@ -2,25 +2,38 @@
 
 Tables are solved once per ruleset and options, written to a folder the caller chooses
 (the Django layer passes a setting) and kept in memory per process after the first use.
-A missing or stale table is rebuilt on first use, under a lock so that concurrent callers
-in one process solve it once.
+A missing or stale table is rebuilt on first use (unless the caller forbids it), one build
+at a time per table: across threads by a lock, across processes by an exclusive lock on a
+file next to the table (``<table>.lock``); whoever waited for another's build then reads
+that table instead of solving it again.
+
+The locks are fine-grained so that nobody waits for work that is not theirs: the lock on
+the loaded tables is held only to look one up or keep one, reading a file holds that
+table's read lock (a fraction of a second), and a build holds only that table's build lock.
+A caller that forbids building (``build_missing=False``) therefore never waits for a build.
 """
 
 import math
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..boxgame import Card
+from ..boxgame import BoxGame, Card
 from ..dice import check_dice
 from ..errors import RuleError
 from .combinatorics import sub_multisets
 from .model import BoxModel, resolve
+
+try:
+    import fcntl
+except ImportError:  # not on POSIX: builds are still one at a time within a process
+    fcntl = None  # type: ignore[assignment]
 from .table import Solver, StaleTable, Table, build, expected_meta, read, solver_for, table_path
 from .turn import keep_values, roll_on
 
@@ -66,12 +79,71 @@ class Advice:
         }
 
 
-_lock = threading.RLock()
-_loaded: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Strategy] = {}
+Key = tuple[str, str, tuple[tuple[str, Any], ...]]
+
+_lock = threading.Lock()  # guards the three dicts below; held only to look up or keep
+_loaded: dict[Key, Strategy] = {}
+_reading: dict[Key, threading.Lock] = {}  # one reader of a table's file at a time
+_building: dict[Key, threading.Lock] = {}  # one builder of a table at a time
 
 
-def _key(folder: Folder, ruleset_id: str, options: Mapping[str, Any]) -> tuple:
+def _key(folder: Folder, ruleset_id: str, options: Mapping[str, Any]) -> Key:
     return (str(Path(folder).resolve()), ruleset_id, tuple(sorted(options.items())))
+
+
+def _lock_of(locks: dict[Key, threading.Lock], key: Key) -> threading.Lock:
+    with _lock:
+        return locks.setdefault(key, threading.Lock())
+
+
+def _keep(key: Key, strategy: Strategy) -> Strategy:
+    with _lock:
+        _loaded[key] = strategy
+    return strategy
+
+
+def _read(key: Key, ruleset: BoxGame, options: dict[str, Any], folder: Folder) -> Strategy:
+    """The loaded strategy, or read from its file (``FileNotFoundError``, :class:`StaleTable`)."""
+    with _lock:
+        if key in _loaded:
+            return _loaded[key]
+    with _lock_of(_reading, key):
+        with _lock:
+            if key in _loaded:
+                return _loaded[key]
+        model = BoxModel(ruleset, options)
+        solver = solver_for(model)
+        table = read(table_path(folder, model), expected_meta(model, solver))
+        return _keep(key, Strategy(model, solver, table))
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (created if missing) shared by every process."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file is closed
+        yield
+
+
+def _build(
+    key: Key, ruleset: BoxGame, options: dict[str, Any], folder: Folder, *, force: bool
+) -> tuple[Strategy, bool]:
+    """Solve, write and keep the table, one build at a time per table across threads and
+    processes. Unless ``force``, a fresh table found once the locks are held (another
+    caller built it meanwhile) is read instead. Answers the strategy and whether it built."""
+    model = BoxModel(ruleset, options)
+    path = table_path(folder, model)
+    with _lock_of(_building, key), _file_lock(path.with_name(path.name + ".lock")):
+        if not force:
+            try:
+                return _read(key, ruleset, options, folder), False
+            except (FileNotFoundError, StaleTable):
+                pass
+        solver = solver_for(model)
+        table = build(model, solver, folder)
+        return _keep(key, Strategy(model, solver, table)), True
 
 
 def build_table(
@@ -80,12 +152,24 @@ def build_table(
     """Solve the table for this ruleset and options (even if a fresh one exists), write it
     into ``folder`` and keep it loaded. Returns the file's path."""
     ruleset, full = resolve(ruleset_id, options)
-    model = BoxModel(ruleset, full)
-    solver = solver_for(model)
-    with _lock:
-        table = build(model, solver, folder)
-        _loaded[_key(folder, ruleset.id, full)] = Strategy(model, solver, table)
-    return table.path
+    strategy, _ = _build(_key(folder, ruleset.id, full), ruleset, full, folder, force=True)
+    return strategy.table.path
+
+
+def prepare_table(
+    ruleset_id: str, options: Mapping[str, Any] | None, folder: Folder
+) -> tuple[Table, bool]:
+    """The loaded table, built first only if it is missing or stale, and whether it was
+    built. What a service runs before it serves, and in the background when a table turns
+    out to be missing: run again, or in several processes at once, it builds nothing twice."""
+    ruleset, full = resolve(ruleset_id, options)
+    key = _key(folder, ruleset.id, full)
+    try:
+        return _read(key, ruleset, full, folder).table, False
+    except (FileNotFoundError, StaleTable):
+        pass
+    strategy, built = _build(key, ruleset, full, folder, force=False)
+    return strategy.table, built
 
 
 def load_strategy(
@@ -97,22 +181,15 @@ def load_strategy(
 ) -> Strategy:
     """The loaded strategy, reading its table from ``folder`` or, if it is missing or
     stale, building it (unless ``build_missing`` is false: then ``FileNotFoundError`` or
-    :class:`StaleTable`)."""
+    :class:`StaleTable`, at once, even while another caller builds that table)."""
     ruleset, full = resolve(ruleset_id, options)
     key = _key(folder, ruleset.id, full)
-    with _lock:
-        if key in _loaded:
-            return _loaded[key]
-        model = BoxModel(ruleset, full)
-        solver = solver_for(model)
-        try:
-            table = read(table_path(folder, model), expected_meta(model, solver))
-        except (FileNotFoundError, StaleTable):
-            if not build_missing:
-                raise
-            table = build(model, solver, folder)
-        _loaded[key] = Strategy(model, solver, table)
-        return _loaded[key]
+    try:
+        return _read(key, ruleset, full, folder)
+    except (FileNotFoundError, StaleTable):
+        if not build_missing:
+            raise
+    return _build(key, ruleset, full, folder, force=False)[0]
 
 
 def load_table(

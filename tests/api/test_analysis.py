@@ -13,6 +13,7 @@ import pytest
 
 from games.analysis import seat_accuracies, seat_accuracy
 from games.models import Game
+from scoring.strategy import prepare_table
 from scoring.strategy.analysis import accuracy_of, label_of
 
 from .conftest import Api, assert_problem
@@ -27,14 +28,14 @@ DECISION_FIELDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def tables(tmp_path_factory):  # noqa: ANN001, ANN201
-    return tmp_path_factory.mktemp("analysis-tables")
+@pytest.fixture(scope="module", autouse=True)
+def tables() -> None:
+    """The tables these games are analysed with, ready before any request, as a served
+    service has them (built once into STRATEGY_DIR, then read from there)."""
+    from django.conf import settings
 
-
-@pytest.fixture(autouse=True)
-def strategy_dir(settings, tables) -> None:  # noqa: ANN001
-    settings.STRATEGY_DIR = tables
+    for ruleset_id in ("forced-yatzy", "yahtzee"):
+        prepare_table(ruleset_id, {}, settings.STRATEGY_DIR)
 
 
 def create(api: Api, players: list[dict], ruleset: str = "forced-yatzy", **fields: Any) -> dict:

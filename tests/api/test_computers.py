@@ -2,12 +2,17 @@
 
 import pytest
 
+from scoring.strategy import prepare_table
+
 from .conftest import assert_problem
 
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):  # noqa: ANN001, ANN201
-    return tmp_path_factory.mktemp("strategy-tables")
+    """A folder with the Forced Yatzy table, built ahead as `manage.py build_strategy` does."""
+    folder = tmp_path_factory.mktemp("strategy-tables")
+    prepare_table("forced-yatzy", {}, folder)
+    return folder
 
 
 @pytest.fixture(autouse=True)
@@ -150,7 +155,8 @@ def test_bad_advice_requests_are_refused(api, ruleset, body, status, code):
         ({"yahtzee_bonus": "none", "joker": "none"}, 245.8708),
     ],
 )
-def test_yahtzee_advice_reproduces_the_published_values(api, options, value):
+def test_yahtzee_advice_reproduces_the_published_values(api, tables, options, value):
+    prepare_table("yahtzee", options, tables)
     body = {"dice": None, "options": options}
     advice = api.client.post("/api/v1/rulesets/yahtzee/advice/", body, format="json").json()
     assert advice["expected_final"] == pytest.approx(value, abs=0.001)

@@ -164,14 +164,14 @@ def live_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServi
         )
         if migrate.returncode != 0:
             pytest.fail(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
-        # As the run command does: the strategy tables are ready before the service serves
-        # (kept in STRATEGY_DIR, so only the first run builds them).
-        prepared = subprocess.run(
+        # As `make run` does: the strategy tables are ready before the service serves (the
+        # first time minutes, then kept in STRATEGY_DIR), so no answer is a 503 for them.
+        tables = subprocess.run(
             [sys.executable, "manage.py", "build_strategy"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
         )
-        if prepared.returncode != 0:
-            pytest.fail(f"build_strategy failed:\n{prepared.stdout}\n{prepared.stderr}")
+        if tables.returncode != 0:
+            pytest.fail(f"build_strategy failed:\n{tables.stdout}\n{tables.stderr}")
         port = _free_port()
         log = folder / "server.log"
         service = LiveService(url=f"http://127.0.0.1:{port}", log=log, database_url=database_url)

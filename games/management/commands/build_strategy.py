@@ -1,14 +1,28 @@
-"""Build the optimal-strategy tables ahead of the first request that needs them."""
+"""Build the optimal-strategy tables before the service serves: requests never build one.
+
+Run by ``make run`` and docker-compose.yml before the server starts. A table already on disk
+and fresh (solved by this engine, see ``scoring.strategy.table``) is only checked, so a
+second start builds nothing; a missing or stale one is built. Several processes running it
+at once build each table once (see ``scoring.strategy.api``).
+"""
 
 import itertools
+import multiprocessing
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, build_table, load_table
+from scoring.strategy import SUPPORTED, StaleTable, Table, build_table, load_table, prepare_table
+from scoring.strategy.table import read
+
+# Tables solved at once by default: one core each, a few hundred MB each.
+DEFAULT_JOBS = min(os.cpu_count() or 1, 4)
 
 
 def option_sets(ruleset_id: str) -> list[dict[str, Any]]:
@@ -28,9 +42,14 @@ class Command(BaseCommand):
         parser.add_argument("rulesets", nargs="*", help=f"any of: {', '.join(SUPPORTED)}")
         parser.add_argument("--folder", default=None, help="where to keep them (STRATEGY_DIR)")
         parser.add_argument("--force", action="store_true", help="rebuild fresh tables too")
+        parser.add_argument(
+            "--jobs", type=int, default=DEFAULT_JOBS,
+            help=f"tables built at once, each in a process of its own (default {DEFAULT_JOBS})",
+        )
 
     def handle(
-        self, *args: Any, rulesets: list[str], folder: str | None, force: bool, **kw: Any
+        self, *args: Any, rulesets: list[str], folder: str | None, force: bool, jobs: int,
+        **kw: Any,
     ) -> None:
         unknown = [name for name in rulesets if name not in SUPPORTED]
         if unknown:
@@ -38,16 +57,65 @@ class Command(BaseCommand):
                 f"no strategy for {', '.join(unknown)}; known: {', '.join(SUPPORTED)}"
             )
         folder = folder or settings.STRATEGY_DIR
-        for ruleset_id in rulesets or list(SUPPORTED):
-            for options in option_sets(ruleset_id):
+        wanted = [(r, options) for r in rulesets or list(SUPPORTED) for options in option_sets(r)]
+        self.say(
+            f"checking {len(wanted)} strategy tables in {folder} "
+            "(a missing or stale one is built: 5 to 20 s each)"
+        )
+        missing = []
+        for ruleset_id, options in wanted:
+            started = time.perf_counter()
+            try:
+                if force:
+                    raise StaleTable("--force")
+                table = load_table(ruleset_id, options, folder, build_missing=False)
+            except (FileNotFoundError, StaleTable):
+                missing.append((ruleset_id, options))
+                continue
+            except RuleError as error:
+                raise CommandError(error.detail) from error
+            self.report(ruleset_id, options, table, "ready", started)
+        jobs = max(1, min(jobs, len(missing)))
+        build = build_table if force else prepare_table
+        built = 0
+        started = time.perf_counter()
+        if jobs == 1:
+            for ruleset_id, options in missing:
+                table, new = _outcome(build(ruleset_id, options, folder))
+                built += new
+                self.report(ruleset_id, options, table, "built" if new else "ready", started)
                 started = time.perf_counter()
-                try:
-                    if force:
-                        build_table(ruleset_id, options, folder)
-                    table = load_table(ruleset_id, options, folder)
-                except RuleError as error:
-                    raise CommandError(error.detail) from error
-                self.stdout.write(
-                    f"{ruleset_id} {options or ''}: expected final score "
-                    f"{table.start_value:.4f}, {time.perf_counter() - started:.1f} s"
-                )
+        else:
+            # Each table is solved in a process of its own (the solver uses one core); the
+            # file locks keep two processes from building the same table.
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+                futures = {
+                    pool.submit(build, ruleset_id, options, folder): (ruleset_id, options)
+                    for ruleset_id, options in missing
+                }
+                for future in as_completed(futures):
+                    ruleset_id, options = futures[future]
+                    table, new = _outcome(future.result())
+                    built += new
+                    self.report(ruleset_id, options, table, "built" if new else "ready", started)
+        self.say(f"strategy tables in {folder}: {built} built")
+
+    def report(
+        self, ruleset_id: str, options: dict[str, Any], table: Table, done: str, started: float
+    ) -> None:
+        self.say(
+            f"{ruleset_id} {options or ''}: {done}, expected final score "
+            f"{table.start_value:.4f}, {time.perf_counter() - started:.1f} s"
+        )
+
+    def say(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()  # progress shows at once, in a log file too
+
+
+def _outcome(result: tuple[Table, bool] | Path) -> tuple[Table, bool]:
+    """The table that ``prepare_table`` or ``build_table`` made, and whether it was built."""
+    if isinstance(result, Path):  # build_table: always built
+        return read(result, {}), True
+    return result

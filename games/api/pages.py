@@ -1,0 +1,34 @@
+"""The documentation pages and the schema, as drf-spectacular serves them, with one change:
+``OPTIONS`` answers the allowed methods and no body.
+
+DRF answers ``OPTIONS`` with a metadata object, rendered by the view's own renderer: for an
+HTML page that renderer has no template for it (a 500), for the schema it is YAML that is
+not the schema. A page has nothing to describe beyond its methods.
+"""
+
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.request import Request
+
+
+class AllowOnly:
+    allowed_methods: list[str]
+
+    def options(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = HttpResponse(status=200, headers={"Allow": ", ".join(self.allowed_methods)})
+        del response["Content-Type"]
+        return response
+
+
+class SchemaView(AllowOnly, SpectacularAPIView):
+    pass
+
+
+class SwaggerView(AllowOnly, SpectacularSwaggerView):
+    pass
+
+
+class RedocView(AllowOnly, SpectacularRedocView):
+    pass

@@ -1,0 +1,168 @@
+"""Strategy tables for requests: loaded, never built, and never waited for under a lock.
+
+Solving a table takes 5 to 20 seconds, so the service builds the tables it offers before it
+serves (``manage.py build_strategy``, run by ``make run`` and docker-compose.yml). If one is
+missing anyway (a new folder, a table made stale by an engine change), the request that
+needs it is answered at once with 503 ``strategy_unavailable`` and ``Retry-After``, and the
+table is built in a background thread: at most one per process and table (the threads
+below), and at most one at a time across processes (the builder holds an exclusive lock on
+``<table>.lock`` in ``STRATEGY_DIR``; a process that waited for another's build reads that
+table instead of solving it again). Requests after the build succeed.
+
+Computer seats play inside the game's row lock, so the service calls
+:func:`strategy_require` before it takes that lock: the table is then in memory, and the
+computer's moves under the lock only look it up.
+"""
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db.models import Exists, OuterRef
+
+from scoring import RuleError
+from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
+from scoring.strategy.model import resolve
+
+from .errors import ServiceError
+from .models import Game, Player
+
+logger = logging.getLogger(__name__)
+
+# Seconds a client is asked to wait while a missing table is built (a build takes 5 to 20).
+RETRY_AFTER = 15
+# The computer level that plays from the tables.
+TABLE_LEVEL = "optimal"
+
+_lock = threading.Lock()
+# One background build at a time per process: a burst of requests for tables of several
+# options queues them rather than solving them all at once on the request threads' cores.
+_build_slot = threading.Semaphore(1)
+_builds: dict[tuple[str, str, tuple[tuple[str, Any], ...]], threading.Thread] = {}
+
+
+def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Strategy:
+    """The loaded strategy for this ruleset and options, read from ``STRATEGY_DIR`` if this
+    process has not loaded it yet (a fraction of a second); never built here.
+
+    Raises :class:`RuleError` for a ruleset without tables or bad options, and
+    :class:`ServiceError` ``strategy_unavailable`` (after starting the build in the
+    background) when the table is missing or stale.
+    """
+    folder = settings.STRATEGY_DIR
+    try:
+        return load_strategy(ruleset_id, options, folder, build_missing=False)
+    except (FileNotFoundError, StaleTable):
+        pass
+    build_in_background(ruleset_id=ruleset_id, options=options)
+    raise ServiceError(
+        "strategy_unavailable",
+        f"the optimal-strategy table for {ruleset_id} is being built; "
+        f"try again in {RETRY_AFTER} seconds",
+    )
+
+
+def strategy_require(*, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
+    """Make sure the table an ``optimal`` computer seat of this ruleset plays from is loaded,
+    before the caller takes a game lock (see :func:`strategy_load` for the 503).
+
+    A no-op for rulesets whose computers need no table, and for input the caller refuses
+    anyway (an unknown ruleset, bad options): the caller's own checks answer those.
+    """
+    if ruleset_id not in SUPPORTED:
+        return
+    try:
+        strategy_load(ruleset_id=ruleset_id, options=options)
+    except ServiceError:
+        raise
+    except RuleError:
+        return
+
+
+def game_strategy_require(*, game_id: Any) -> None:
+    """:func:`strategy_require` for a stored game, if one of its seats plays ``optimal``.
+
+    What decides it (the ruleset, the options, which seats are computers) never changes
+    after a game is created, so each process asks the database once per game and keeps the
+    answer; a later change to that game costs no query for it.
+    """
+    try:
+        needs = _needs_of_game(game_id)
+    except (ValueError, ValidationError):  # not a game id: the service's lookup refuses it
+        return
+    if needs is not None:
+        strategy_require(ruleset_id=needs[0], options=needs[1])
+
+
+def build_in_background(*, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
+    """Start building this table in a thread, unless this process builds it already."""
+    folder = settings.STRATEGY_DIR
+    ruleset, full = resolve(ruleset_id, options)
+    key = (str(folder), ruleset.id, tuple(sorted(full.items())))
+    with _lock:
+        running = _builds.get(key)
+        if running is not None and running.is_alive():
+            return
+        thread = threading.Thread(
+            target=_build,
+            args=(ruleset.id, full, folder),
+            name=f"strategy-build-{ruleset.id}",
+            daemon=True,
+        )
+        _builds[key] = thread
+        thread.start()
+
+
+def wait_for_builds(timeout: float | None = None) -> None:
+    """Wait for the background builds started so far (tests, scripts)."""
+    with _lock:
+        threads = list(_builds.values())
+    for thread in threads:
+        thread.join(timeout)
+
+
+def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> None:
+    try:
+        with _build_slot:
+            started = time.perf_counter()
+            _, built = prepare_table(ruleset_id, options, folder)
+    except Exception:  # a thread has no caller to tell: log it; the next request retries
+        logger.exception("building the strategy table for %s %s failed", ruleset_id, options)
+        return
+    logger.info(
+        "strategy table for %s %s %s in %.1f s",
+        ruleset_id, options, "built" if built else "loaded", time.perf_counter() - started,
+    )
+
+
+# Per process: game id -> (ruleset, options) of a game with an optimal seat, or None.
+_NEEDS_KEPT = 10_000
+_needs: OrderedDict[str, tuple[str, dict[str, Any]] | None] = OrderedDict()
+
+
+def _needs_of_game(game_id: Any) -> tuple[str, dict[str, Any]] | None:
+    key = str(game_id)
+    with _lock:
+        if key in _needs:
+            _needs.move_to_end(key)
+            return _needs[key]
+    optimal = Player.objects.filter(game=OuterRef("pk"), computer=TABLE_LEVEL)
+    row = (
+        Game.objects.filter(pk=game_id)
+        .values_list("ruleset", "options", Exists(optimal))
+        .first()
+    )
+    if row is None:
+        return None  # no such game: nothing to keep, the service's lookup refuses it
+    ruleset_id, options, has_optimal = row
+    needs = (ruleset_id, dict(options)) if has_optimal else None
+    with _lock:
+        _needs[key] = needs
+        while len(_needs) > _NEEDS_KEPT:
+            _needs.popitem(last=False)
+    return needs
