@@ -4,6 +4,8 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from games.api.errors import not_found
+from games.api.views import UUID_RE
+from games.web import play
 
 urlpatterns = [
     path("", RedirectView.as_view(url="/api/v1/docs/", permanent=False)),
@@ -12,6 +14,8 @@ urlpatterns = [
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/v1/", include("games.api.urls")),
+    path("play/", play, name="play"),
+    re_path(rf"^play/(?P<game_id>{UUID_RE})/$", play, name="play-game"),
     # Unknown paths under /api/ answer a problem document, never an HTML page.
     re_path(r"^api/", not_found),
 ]
