@@ -617,7 +617,10 @@ class GameScreen {
         "form",
         { class: "card join", onsubmit: (event) => this.join(event) },
         h("div", { class: "field" }, h("label", { for: "join-name" }, "Name"),
-          h("input", { id: "join-name", maxlength: 50, autocomplete: "nickname", "data-key": "join-name" })),
+          h("input", {
+            id: "join-name", maxlength: 50, autocomplete: "nickname", "data-key": "join-name",
+            value: this.joinName ?? "", oninput: (event) => { this.joinName = event.target.value; },
+          })),
         h("button", { type: "submit", class: "primary" }, "Join game"),
       ));
     }
@@ -762,7 +765,7 @@ class GameScreen {
           type: "button", class: `box ${can ? "open" : ""}`, "data-key": `box-${box.id}`,
           "aria-label": label, title: box.description, disabled: !can,
           onclick: () => this.move(points > 0 ? "score" : "scratch", { category: box.id }),
-        }, h("span", {}, box.name), can ? h("span", { class: "points" }, String(points)) : null)),
+        }, h("span", {}, box.name), can ? h("span", { class: points ? "points" : "points zero" }, String(points)) : null)),
         game.players.map((p) => {
           const value = p.scorecard?.[box.id];
           return h("td", { class: p.seat === current ? "current" : "" }, value === null || value === undefined ? "" : String(value));
