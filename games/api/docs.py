@@ -57,6 +57,7 @@ GAME = {
     "status": "active",
     "ranked": True,
     "seed": None,
+    "open_seats": 0,
     "version": 4,
     "round": 2,
     "current_seat": 0,
@@ -98,6 +99,7 @@ GAME = {
             "upper_bonus": 0,
             "yahtzee_bonus": 0,
             "total": 6,
+            "left": False,
         }
     ],
     "winners": [],
@@ -129,6 +131,7 @@ RULESET_EXAMPLE = OpenApiExample(
         ],
         "options": {
             "joker": {
+                "type": "string",
                 "values": ["forced", "free", "none"],
                 "default": "forced",
                 "description": "forced: the official Joker...",
