@@ -552,9 +552,8 @@ class GameScreen {
       h("p", { class: "status", role: "status", "aria-live": "polite" }, this.statusLine()),
     ];
     if (game.status === "waiting") parts.push(this.waitingPart());
-    if (game.status !== "waiting") {
-      parts.push(this.bustPart(), this.dicePart(), this.actionsPart());
-    }
+    if (game.status !== "waiting") parts.push(this.bustPart());
+    if (game.status === "active") parts.push(this.dicePart(), this.actionsPart());
     parts.push(this.problem);
     parts.push(this.tenThousand ? this.totalsPart() : this.scorecardPart());
     if (this.analysis) parts.push(this.analysisPart());
@@ -823,10 +822,11 @@ class GameScreen {
   }
 
   logPart() {
+    const table = {};
     return h("section", { class: "log", "aria-labelledby": "log-title" },
       h("h2", { id: "log-title" }, "Log"),
       h("ol", { tabindex: "0", "aria-label": "Events of the game" },
-        this.events.map((event) => h("li", { class: `event ${event.type}` }, describe(event, this.game, this.ruleset)))));
+        this.events.map((event) => h("li", { class: `event ${event.type}` }, describe(event, this.game, this.ruleset, table)))));
   }
 }
 

@@ -14,8 +14,8 @@ function positions(indices) {
   return list((indices || []).map((index) => String(index + 1)));
 }
 
-/** One line of the log. */
-export function describe(event, game, ruleset) {
+/** One line of the log; `table` carries the dice of the last throw from line to line. */
+export function describe(event, game, ruleset, table = {}) {
   const who = event.seat === null ? "" : (game?.players[event.seat]?.name ?? `Seat ${event.seat + 1}`);
   const data = event.data || {};
   switch (event.type) {
@@ -26,9 +26,10 @@ export function describe(event, game, ruleset) {
     case "started":
       return "The game started.";
     case "rolled":
+      table.dice = data.dice;
       return `${who} rolled ${faces(data.thrown?.map((i) => data.dice[i]))}.`;
     case "held":
-      return data.held?.length ? `${who} held dice ${positions(data.held)}.` : `${who} freed every die.`;
+      return data.held?.length ? `${who} kept ${faces(data.held.map((i) => table.dice?.[i]))}.` : `${who} kept no die.`;
     case "scored": {
       const bonus = data.yahtzee_bonus ? ` and a bonus of ${data.yahtzee_bonus}` : "";
       return `${who} scored ${data.points} in ${boxName(ruleset, data.category)}${bonus}.`;
@@ -36,7 +37,9 @@ export function describe(event, game, ruleset) {
     case "scratched":
       return `${who} scratched ${boxName(ruleset, data.category)}.`;
     case "set_aside":
-      return `${who} set aside dice ${positions(data.dice)} for ${data.points}.`;
+      return table.dice
+        ? `${who} set aside ${faces(data.dice.map((i) => table.dice[i]))} for ${data.points}.`
+        : `${who} set aside dice ${positions(data.dice)} for ${data.points}.`;
     case "busted":
       return `${who} busted with ${faces(data.dice)} and lost ${data.lost} points.`;
     case "banked":

@@ -155,3 +155,18 @@ def play_ten_thousand_to_the_end(
     assert state["status"] == "finished"
     expect(page.get_by_role("status")).to_contain_text("Game over")
     return state, busts
+
+
+def finished_game(service: LiveService, ruleset_id: str, seed: int) -> dict[str, Any]:
+    """A solitaire game played to its end over the API: the first legal box each turn."""
+    body = {"ruleset": ruleset_id, "players": [{"name": "Ann"}], "seed": seed}
+    status, state = service.call("POST", "/api/v1/games/", body)
+    assert status == 201, state
+    token = state["players"][0]["token"]
+    moves = f"/api/v1/games/{state['id']}"
+    while state["status"] == "active":
+        status, state = service.call("POST", f"{moves}/roll/", {}, token=token)
+        category = next(iter(state["choices"]))
+        status, state = service.call("POST", f"{moves}/score/", {"category": category}, token=token)
+        assert status == 200, state
+    return state

@@ -14,6 +14,7 @@ from .play import (
     click_move,
     die,
     expect_boxes_match,
+    finished_game,
     game,
     play_box_game_to_the_end,
     play_box_turn,
@@ -161,6 +162,11 @@ def test_two_devices_play_one_game_by_its_link_and_see_each_other_live(new_devic
     expect(cleo.get_by_role("status")).to_contain_text("Waiting for Ann")
     expect(button(cleo, ROLL)).to_be_disabled()
 
+    # Nothing happens: neither screen asks anything (no polling; the stream is enough).
+    asked = len(ann_device.recorder.requests), len(cleo_device.recorder.requests)
+    ann.wait_for_timeout(2500)
+    assert (len(ann_device.recorder.requests), len(cleo_device.recorder.requests)) == asked
+
     rules = ruleset(live_service, "yahtzee")
     pages = {0: ann, 1: cleo}
     state = game(live_service, game_id)
@@ -181,3 +187,44 @@ def test_two_devices_play_one_game_by_its_link_and_see_each_other_live(new_devic
     assert turns == 26
     for page in (ann, cleo):
         expect(page.get_by_role("status")).to_contain_text("Game over")
+
+
+ANALYSIS = {
+    "method": "optimal",
+    "seats": [{"seat": 0, "name": "Ann", "expected_start": 254.59, "expected_loss": 31.5,
+               "accuracy": 71.2, "luck": -12.0,
+               "counts": {"best": 20, "inaccuracy": 3, "mistake": 2, "blunder": 1}}],
+    "decisions": [{"seq": 2, "seat": 0, "round": 1, "kind": "box", "dice": [1, 2, 3, 3, 6],
+                   "rolls_left": 2, "chosen": "ones", "best": [3, 3], "chosen_value": 200.0,
+                   "best_value": 230.5, "loss": 30.5, "label": "blunder"}],
+}
+
+
+def test_the_analysis_shows_after_the_game_where_the_service_answers_it(device, live_service):
+    finished = finished_game(live_service, "yatzy", seed=3)
+    page = device.page
+    schema_path = "/api/v1/games/{id}/analysis/"
+    # A service that has the analysis endpoint: its schema lists it, and it answers.
+    page.route("**/api/v1/schema/?format=json", lambda route: route.fulfill(
+        json={"openapi": "3.0.3", "paths": {schema_path: {}}}))
+    page.route(f"**/api/v1/games/{finished['id']}/analysis/",
+               lambda route: route.fulfill(json=ANALYSIS))
+    page.goto(f"/play/{finished['id']}/")
+    analysis = page.get_by_role("region", name="Analysis")
+    expect(analysis).to_contain_text("71.2")
+    expect(analysis).to_contain_text("1 blunders")
+    analysis.get_by_text("Decisions that cost points").click()
+    expect(analysis).to_contain_text("chose Ones, best was keep 3 3 (blunder")
+
+
+def test_no_analysis_and_no_error_where_the_service_has_none(device, live_service):
+    maxi = finished_game(live_service, "maxi-yatzy", seed=4)
+    for finished in (finished_game(live_service, "yahtzee", seed=4), maxi):
+        page = device.page
+        page.goto(f"/play/{finished['id']}/")
+        expect(page.get_by_role("status")).to_contain_text("Game over")
+        page.wait_for_load_state("networkidle")
+        expect(page.get_by_role("region", name="Analysis")).to_have_count(0)
+        expect(page.get_by_role("alert")).to_be_hidden()
+    # Maxi Yatzy has no solved strategy, so no analysis: the page does not even ask.
+    assert not [url for url in device.recorder.requests if url.endswith(f"{maxi['id']}/analysis/")]
