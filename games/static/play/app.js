@@ -66,7 +66,7 @@ async function route() {
   } catch (error) {
     const box = alertBox();
     showProblem(box, error);
-    replace(main, h("h1", {}, "Dice games"), box);
+    replace(main, [h("h1", {}, "Dice games"), box]);
     return;
   }
   screen = id ? new GameScreen(id) : new StartScreen();
@@ -133,12 +133,7 @@ class StartScreen {
       this.problem,
       h("button", { type: "submit", class: "primary" }, "Start game"),
     );
-    replace(
-      main,
-      h("h1", { tabindex: "-1" }, "New game"),
-      this.form,
-      this.waiting,
-    );
+    replace(main, [h("h1", { tabindex: "-1" }, "New game"), this.form, this.waiting]);
     this.renderRuleset();
     this.renderSeats();
     this.loadWaiting();
@@ -147,11 +142,10 @@ class StartScreen {
   renderRuleset() {
     const r = this.ruleset;
     const options = Object.entries(r.options).map(([id, option]) => optionField(id, option));
-    replace(
-      this.rulesetPart,
+    replace(this.rulesetPart, [
       h("p", { class: "description" }, r.description),
       options.length ? h("fieldset", {}, h("legend", {}, "House rules"), options) : null,
-    );
+    ]);
     this.renderSeats();
   }
 
@@ -195,8 +189,7 @@ class StartScreen {
       );
     });
     const full = this.seats.length >= this.ruleset.max_players;
-    replace(
-      this.seatsPart,
+    replace(this.seatsPart, [
       rows,
       h("button", {
         type: "button", class: "quiet", "data-key": "add-seat", disabled: full,
@@ -206,7 +199,7 @@ class StartScreen {
           document.getElementById(`seat-${this.seats.length - 1}-name`)?.focus();
         },
       }, "Add a player"),
-    );
+    ]);
   }
 
   body() {
@@ -267,8 +260,7 @@ class StartScreen {
       return; // the list is a convenience: the form works without it
     }
     if (!page.results.length) return;
-    replace(
-      this.waiting,
+    replace(this.waiting, [
       h("h2", { id: "waiting-title" }, "Games waiting for players"),
       h(
         "ul",
@@ -281,7 +273,7 @@ class StartScreen {
             `${ruleset?.name ?? game.ruleset} with ${names}`), ` (${seats})`);
         }),
       ),
-    );
+    ]);
   }
 }
 
@@ -327,6 +319,7 @@ class GameScreen {
     this.analysisAsked = false;
     this.selectionValue = null;
     this.problem = alertBox();
+    this.status = h("p", { class: "status", role: "status" });
     this.refreshing = null;
     this.refreshAgain = false;
   }
@@ -340,12 +333,11 @@ class GameScreen {
     } catch (error) {
       const box = alertBox();
       showProblem(box, error);
-      replace(
-        main,
+      replace(main, [
         h("h1", { tabindex: "-1" }, error.status === 404 ? "No such game" : "The game cannot be shown"),
         box,
-        h("p", {}, h("a", { href: "/play/", "data-internal": true }, "Start a new game")),
-      );
+        h("p", {}, h("a", { href: "/play/", "data-internal": true }, "New game")),
+      ]);
       return;
     }
     this.ruleset = rulesets.find((r) => r.id === this.game.ruleset);
@@ -549,8 +541,11 @@ class GameScreen {
     const parts = [
       h("h1", { tabindex: "-1" }, this.ruleset.name,
         game.status === "active" ? h("small", {}, ` round ${game.round}`) : null),
-      h("p", { class: "status", role: "status", "aria-live": "polite" }, this.statusLine()),
+      this.status,
     ];
+    // One live region for the whole game, so that assistive technology reads each change.
+    const line = this.statusLine();
+    if (this.status.textContent !== line) this.status.textContent = line;
     if (game.status === "waiting") parts.push(this.waitingPart());
     if (game.status !== "waiting") parts.push(this.bustPart());
     if (game.status === "active") parts.push(this.dicePart(), this.actionsPart());
@@ -559,7 +554,7 @@ class GameScreen {
     if (this.analysis) parts.push(this.analysisPart());
     parts.push(this.logPart());
     parts.push(h("p", { class: "links" }, h("a", { href: "/play/", "data-internal": true }, "New game")));
-    replace(main, parts);
+    replace(main, parts, ["roll", "hint", "bank", "pass"]);
     const log = main.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
   }

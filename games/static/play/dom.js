@@ -17,13 +17,20 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** Replace the children of `root`, keeping the focus on the element with the same data-key. */
-export function replace(root, ...children) {
+/**
+ * Replace the children of `root`, keeping the focus on the element with the same data-key;
+ * when that one is gone or disabled now, on the first enabled `fallback` key, if any.
+ */
+export function replace(root, children, fallback = []) {
   const focused = document.activeElement?.dataset?.key;
-  root.replaceChildren(...children.flat(Infinity).filter(Boolean));
-  if (focused) {
-    const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-    if (again && !again.disabled) again.focus();
+  root.replaceChildren(...[children].flat(Infinity).filter(Boolean));
+  if (!focused) return;
+  for (const key of [focused, ...fallback]) {
+    const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) {
+      again.focus();
+      return;
+    }
   }
 }
 

@@ -162,7 +162,13 @@ def test_two_devices_play_one_game_by_its_link_and_see_each_other_live(new_devic
     expect(cleo.get_by_role("status")).to_contain_text("Waiting for Ann")
     expect(button(cleo, ROLL)).to_be_disabled()
 
-    # Nothing happens: neither screen asks anything (no polling; the stream is enough).
+    # Once both screens have every event, nothing happens: neither asks anything more
+    # (no polling; the stream is enough).
+    status, events = live_service.call("GET", f"/api/v1/games/{game_id}/events/")
+    for page in (ann, cleo):
+        log = page.get_by_role("list", name="Events of the game").get_by_role("listitem")
+        expect(log).to_have_count(len(events))
+    ann.wait_for_timeout(500)  # the refresh that the last event asked for
     asked = len(ann_device.recorder.requests), len(cleo_device.recorder.requests)
     ann.wait_for_timeout(2500)
     assert (len(ann_device.recorder.requests), len(cleo_device.recorder.requests)) == asked
