@@ -151,6 +151,9 @@ class StartScreen {
 
   renderSeats() {
     const strategies = this.ruleset.id === "ten-thousand" ? TEN_THOUSAND_COMPUTERS : COMPUTERS;
+    for (const seat of this.seats) {
+      if (seat.computer && !strategies.includes(seat.computer)) seat.computer = "";
+    }
     const rows = this.seats.map((seat, index) => {
       const number = index + 1;
       const nameId = `seat-${index}-name`;

@@ -43,8 +43,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
+    """One browser per test module: Playwright's synchronous API runs an event loop in this
+    thread while it is open, which the tests outside these modules must not find there."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

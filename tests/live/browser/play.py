@@ -170,3 +170,12 @@ def finished_game(service: LiveService, ruleset_id: str, seed: int) -> dict[str,
         status, state = service.call("POST", f"{moves}/score/", {"category": category}, token=token)
         assert status == 200, state
     return state
+
+
+def settled(page: Page, service: LiveService, game_id: str) -> None:
+    """Wait until the page shows every event of the game's log (no refresh is pending)."""
+    status, events = service.call("GET", f"/api/v1/games/{game_id}/events/")
+    assert status == 200, events
+    log = page.get_by_role("list", name="Events of the game").get_by_role("listitem")
+    expect(log).to_have_count(len(events))
+    page.wait_for_timeout(300)  # the refresh that the last event asked for
