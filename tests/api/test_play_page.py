@@ -16,7 +16,7 @@ def test_the_web_client_is_one_page_of_the_services_own_modules(client, path):
 
 
 def test_the_web_clients_modules_are_served_as_javascript(client):
-    for module in ("app.js", "api.js", "dom.js", "words.js"):
+    for module in ("app.js", "start.js", "game.js", "api.js", "dom.js", "words.js"):
         response = client.get(f"/static/play/{module}")
         assert response.status_code == 200, module
         assert "javascript" in response["Content-Type"]

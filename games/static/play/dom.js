@@ -57,3 +57,13 @@ export function list(words) {
   if (words.length <= 1) return words.join("");
   return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
+
+export function alertBox() {
+  return h("p", { class: "problem", role: "alert", hidden: true });
+}
+
+export function showProblem(box, error) {
+  // A Problem (api.js) carries a readable message; anything else is a fault of this page.
+  box.textContent = error?.status !== undefined ? error.message : `Something went wrong: ${error}`;
+  box.hidden = false;
+}
