@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := run
-.PHONY: run test lint install clean
+.PHONY: run test lint install clean schema-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,18 @@ lint: $(INSTALLED)
 
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	@command -v chromium >/dev/null 2>&1 || echo "NOTE: Chromium not found: the browser tests" \
+		"(tests/live/browser, marker 'browser') will be SKIPPED. Install it: apt-get install chromium"
 	$(BIN)/pytest
 
+# The OpenAPI schema as a frontend developer uses it: lint it (Redocly, recommended rules),
+# generate TypeScript types from it (openapi-typescript) and compile a client with them
+# (tsc --strict). Needs node and npm; .ci/openapi/package-lock.json pins the tools.
+schema-check: $(INSTALLED)
+	mkdir -p .ci/openapi/build
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file .ci/openapi/build/schema.yaml
+	cd .ci/openapi && npm ci --no-audit --no-fund --loglevel=error \
+		&& REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npm run --silent check
+
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) staticfiles .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .hypothesis *.egg-info

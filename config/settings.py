@@ -114,7 +114,7 @@ warnings.filterwarnings(
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_ALLOW_ALL_ORIGINS = env_bool("CORS_ALLOW_ALL_ORIGINS", False)
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After"]
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed"]
 CORS_ALLOW_HEADERS = [
     "accept",
     "authorization",
@@ -150,10 +150,14 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dice games API",
     "DESCRIPTION": (
-        "Play Yahtzee over HTTP: create a game, roll, hold, score. "
+        "Dice games over HTTP: Yahtzee (with its Joker and bonus house rules), Yatzy, Forced "
+        "Yatzy, Maxi Yatzy and Ten Thousand, alone, on one device or across devices, with "
+        "computer seats, hints and a live event stream. Box games roll, hold, score and "
+        "scratch; Ten Thousand rolls, sets dice aside, banks and passes. "
         "Errors are `application/problem+json` with stable `code` strings. "
         "Moves need the `Authorization: Bearer <token>` of the seat that moves; "
-        "tokens are returned once, when the seat is created."
+        "tokens are returned once, when the seat is created. "
+        "The service's own web client, built on this API alone, is at `/play/`."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -161,15 +165,21 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "SERVERS": [{"url": "/", "description": "This service"}],
     "ENUM_NAME_OVERRIDES": {
         "AnalysisMethodEnum": "games.api.serializers.ANALYSIS_METHODS",
         "MethodEnum": ["optimal", "heuristic"],  # hints and advice
+        "RulesetIdEnum": "games.api.serializers.RULESET_IDS",
+        "BoxIdEnum": "games.api.serializers.BOX_IDS",
+        "MoveEnum": "games.api.serializers.MOVES",
+        "EventTypeEnum": "games.api.serializers.EVENT_TYPES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema_hooks.add_game_stream",
         "games.api.schema_hooks.close_request_objects",
         "games.api.schema_hooks.document_retry_after",
+        "games.api.schema_hooks.for_generated_clients",
     ],
 }
 

@@ -5,6 +5,8 @@ from django.views.generic import RedirectView
 
 from games.api.errors import not_found
 from games.api.pages import RedocView, SchemaView, SwaggerView
+from games.api.views import UUID_RE
+from games.web import play, redoc_bundle
 
 urlpatterns = [
     # A redirect changes nothing: any method is sent on, with no CSRF page in the way.
@@ -13,7 +15,10 @@ urlpatterns = [
     path("api/v1/schema/", SchemaView.as_view(), name="schema"),
     path("api/v1/docs/", SwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/v1/redoc/redoc.standalone.js", redoc_bundle, name="redoc-bundle"),
     path("api/v1/", include("games.api.urls")),
+    path("play/", play, name="play"),
+    re_path(rf"^play/(?P<game_id>{UUID_RE})/$", play, name="play-game"),
     # Unknown paths under /api/ answer a problem document, never an HTML page.
     re_path(r"^api/", not_found),
 ]

@@ -26,7 +26,12 @@ The state is a JSON-ready dict that only this module reads:
     whose turn would close the final round (it does not play again);
 ``left``
     the seats that resigned: their turns are skipped and they cannot win;
-``finished`` and ``winners``.
+``finished`` and ``winners``;
+``last_bust``
+    absent, or the throw that busted during the last move: ``seat``, ``dice`` (all six
+    faces on the table), ``thrown`` (the positions of the throw) and ``lost`` (the turn
+    points lost).  The bust clears the turn at once, so without it the answer to the
+    busting move could not show the throw; the next move of the game drops it.
 
 The pure helpers :func:`selection_value`, :func:`best_selection`,
 :func:`best_free_selection`, :func:`scoring_positions` and :func:`can_score` serve the
@@ -254,7 +259,9 @@ class TenThousand(Ruleset):
         dice hold a scoring selection, so the player can set some aside now) and
         ``can_bank`` (``throw_points_available`` and the turn score plus the best selection
         of the free dice reaches ``bank_minimum``: a ``bank`` that sets aside every scoring
-        die would be accepted).  ``choices`` is always empty: there are no boxes.
+        die would be accepted).  After a move that busted, ``turn`` also holds ``last_bust``
+        (see the state), so that a screen can show the throw that ended the turn.
+        ``choices`` is always empty: there are no boxes.
         """
         finished = state["finished"]
         dice = state["dice"]
@@ -266,16 +273,20 @@ class TenThousand(Ruleset):
             available = bool(best.positions)
             can_bank = available and turn_points + best.points >= options["bank_minimum"]
         totals = list(state["totals"])
+        turn = {
+            "dice": None if dice is None else list(dice),
+            "set_aside": list(state["set_aside"]),
+            "turn_points": turn_points,
+            "throw_points_available": available,
+            "can_bank": can_bank,
+        }
+        if state.get("last_bust"):
+            bust = state["last_bust"]
+            turn["last_bust"] = {**bust, "dice": list(bust["dice"]), "thrown": list(bust["thrown"])}
         return View(
             round=state["round"],
             current_seat=None if finished else state["current"],
-            turn={
-                "dice": None if dice is None else list(dice),
-                "set_aside": list(state["set_aside"]),
-                "turn_points": turn_points,
-                "throw_points_available": available,
-                "can_bank": can_bank,
-            },
+            turn=turn,
             choices={},
             players=[{"total": total} for total in totals],
             totals=totals,
@@ -294,6 +305,7 @@ class TenThousand(Ruleset):
         options: Mapping[str, Any],
         rng: Rng,
     ) -> None:
+        outcome.state.pop("last_bust", None)
         match command:
             case Pass():
                 self._pass(outcome, options)
@@ -359,6 +371,9 @@ class TenThousand(Ruleset):
             outcome.events.append(
                 Event("busted", seat, {"dice": faces, "lost": state["turn_points"]})
             )
+            state["last_bust"] = {
+                "seat": seat, "dice": list(dice), "thrown": thrown, "lost": state["turn_points"]
+            }
             self.end_turn(outcome, options)
 
     def _bank(self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any]) -> None:

@@ -80,6 +80,7 @@ GAME = {
     "status": "active",
     "ranked": True,
     "seed": None,
+    "open_seats": 0,
     "version": 4,
     "round": 2,
     "current_seat": 0,
@@ -121,6 +122,7 @@ GAME = {
             "upper_bonus": 0,
             "yahtzee_bonus": 0,
             "total": 6,
+            "left": False,
         }
     ],
     "winners": [],
@@ -152,6 +154,7 @@ RULESET_EXAMPLE = OpenApiExample(
         ],
         "options": {
             "joker": {
+                "type": "string",
                 "values": ["forced", "free", "none"],
                 "default": "forced",
                 "description": "forced: the official Joker...",

@@ -31,4 +31,5 @@ class SwaggerView(AllowOnly, SpectacularSwaggerView):
 
 
 class RedocView(AllowOnly, SpectacularRedocView):
-    pass
+    # Our own page: no web fonts, and the bundle from this service (games.web.redoc_bundle).
+    template_name = "docs/redoc.html"

@@ -4,8 +4,10 @@ The live stream (``games.api.stream``) is a plain async Django view, since DRF's
 not async; spectacular documents only DRF views, so its operation is added here, by hand.
 """
 
+import json
 from typing import Any
 
+from .serializers import EVENT_TYPES
 from .stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 
 STREAM_PATH = "/api/v1/games/{id}/stream/"
@@ -33,7 +35,8 @@ STREAM_EVENT = {
         "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The event's `seq`."},
         "event": {
             "type": "string",
-            "description": "The event's `type` (`created`, `rolled`, `scored`, `finished`, ...).",
+            "enum": EVENT_TYPES,
+            "description": "The event's `type`, the name to listen to in `EventSource`.",
         },
         "data": {
             "type": "string",
@@ -124,12 +127,8 @@ def close_request_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, An
     return result
 
 
-RETRY_AFTER = {
-    "Retry-After": {
-        "schema": {"type": "integer", "minimum": 1},
-        "description": "Seconds to wait before trying again.",
-    }
-}
+# Declared once among the components (see HEADERS below).
+RETRY_AFTER = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
 UNAVAILABLE = {
     "description": "The database cannot be reached (`database_unavailable`); try again after "
     "`Retry-After` seconds.",
@@ -150,3 +149,137 @@ def document_retry_after(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
                         **responses[status].get("headers", {}), **RETRY_AFTER
                     }
     return result
+
+
+# -- what generated clients and linters need ------------------------------------------------
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "ETag": {
+        "description": 'The version of what the answer shows, in quotes (`"12"`): send it back '
+        "in `If-Match` (moves) or `If-None-Match` (reads).",
+        "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
+    },
+    "Location": {
+        "description": "The path of the game just created.",
+        "schema": {"type": "string"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before trying again (429: the limit's window; 503: "
+        "the database or a strategy table is not ready yet).",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "Idempotent-Replayed": {
+        "description": "`true` when the answer is the stored one of an earlier request with the "
+        "same `Idempotency-Key` (the move was not made again); absent otherwise.",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+}
+GAME_REF = "#/components/schemas/GameOut"
+METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
+
+
+def for_generated_clients(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """What the generator leaves out, for linters and generated clients.
+
+    - Operations that need no credentials say so (``security: []``).
+    - Response headers are declared: ``ETag`` on game answers and the log, ``Location`` on a
+      created game, ``Idempotent-Replayed`` on moves, ``Retry-After`` on 429.
+    - A request field with a default is optional for the caller, but a ``default`` makes
+      generators such as openapi-typescript type it as required: the default moves into
+      the description instead.
+    - A nullable reference gets the ``type`` that OpenAPI 3.0 requires beside ``nullable``.
+    - drf-spectacular wraps the example of a list answer in a list (and of a page in a
+      page); examples written whole are unwrapped.
+    """
+    schemas = result.get("components", {}).get("schemas", {})
+    result.setdefault("components", {})["headers"] = HEADERS
+    if "NullEnum" in schemas:  # OpenAPI 3.0 admits null only beside a type, with nullable
+        schemas["NullEnum"] = {"type": "string", "nullable": True, "enum": [None]}
+    for name, component in schemas.items():
+        if name.endswith("Request"):
+            _defaults_into_descriptions(component)
+        _type_nullable_references(component)
+    for path, item in result["paths"].items():
+        for method in METHODS:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            operation.setdefault("security", [])
+            _declare_headers(path, method, operation)
+            for response in operation.get("responses", {}).values():
+                for content in response.get("content", {}).values():
+                    for example in content.get("examples", {}).values():
+                        if "value" in example:
+                            example["value"] = _unwrapped(example["value"])
+    return result
+
+
+def _defaults_into_descriptions(schema: dict[str, Any]) -> None:
+    for field in schema.get("properties", {}).values():
+        if "default" in field:
+            default = field.pop("default")
+            shown = json.dumps(default)
+            note = f"Default: `{shown}`."
+            field["description"] = f"{field['description']} {note}" if field.get(
+                "description"
+            ) else note
+        if field.get("type") == "object" or "properties" in field:
+            _defaults_into_descriptions(field)
+        if isinstance(field.get("items"), dict):
+            _defaults_into_descriptions(field["items"])
+
+
+NULL_ENUM = {"$ref": "#/components/schemas/NullEnum"}
+
+
+def _type_nullable_references(schema: Any) -> None:
+    if isinstance(schema, dict):
+        if schema.get("nullable") and "type" not in schema:
+            if "allOf" in schema:
+                schema["type"] = "object"
+            elif NULL_ENUM in schema.get("oneOf", []):
+                del schema["nullable"]  # the NullEnum branch admits null already
+        for value in schema.values():
+            _type_nullable_references(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _type_nullable_references(value)
+
+
+def _header(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def _declare_headers(path: str, method: str, operation: dict[str, Any]) -> None:
+    idempotent = any(
+        parameter.get("in") == "header" and parameter.get("name") == "Idempotency-Key"
+        for parameter in operation.get("parameters", [])
+    )
+    for status, response in operation.get("responses", {}).items():
+        headers = response.setdefault("headers", {})
+        shows_game = any(
+            content.get("schema", {}).get("$ref") == GAME_REF
+            for content in response.get("content", {}).values()
+        )
+        if status in ("200", "201") and shows_game:
+            headers.setdefault("ETag", _header("ETag"))
+            if idempotent:
+                headers.setdefault("Idempotent-Replayed", _header("Idempotent-Replayed"))
+        if status == "304" or (status == "200" and path.endswith("/events/")):
+            headers.setdefault("ETag", _header("ETag"))
+        if status == "201" and method == "post" and path == "/api/v1/games/":
+            headers.setdefault("Location", _header("Location"))
+        if status == "429":
+            headers.setdefault("Retry-After", _header("Retry-After"))
+        if not headers:
+            del response["headers"]
+
+
+def _unwrapped(value: Any) -> Any:
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        return value[0]
+    if isinstance(value, dict) and isinstance(value.get("results"), list):
+        results = value["results"]
+        if len(results) == 1 and isinstance(results[0], dict) and "results" in results[0]:
+            return results[0]
+    return value

@@ -17,6 +17,14 @@ from .strict import (
 )
 
 BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
+# Closed sets of ids the responses use: the schema lists them as enums, for generated clients.
+RULESET_IDS = list(RULESETS)
+MOVES = sorted({move.action for ruleset in RULESETS.values() for move in ruleset.moves})
+COMPUTERS = ["random", "greedy", "optimal", "classic"]
+EVENT_TYPES = [
+    "created", "joined", "started", "rolled", "held", "scored", "scratched", "set_aside",
+    "banked", "busted", "passed", "left", "finished", "abandoned",
+]
 
 
 @extend_schema_field({"type": "string", "enum": list(RULESETS)})
@@ -333,6 +341,23 @@ class EventsQuery(serializers.Serializer):
 # -- responses (documentation of the shapes the views render) ------------------------------
 
 
+class BustOut(serializers.Serializer):
+    """A Ten Thousand throw in which no die could score: the turn ended with no points."""
+
+    seat = serializers.IntegerField(help_text="The seat whose turn busted.")
+    dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        min_length=6,
+        max_length=6,
+        help_text="All six dice on the table after the throw (set-aside dice included).",
+    )
+    thrown = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=5),
+        help_text="The positions of the dice of the throw (the others were set aside earlier).",
+    )
+    lost = serializers.IntegerField(help_text="The turn points lost with the bust.")
+
+
 class TurnOut(serializers.Serializer):
     """One shape for every ruleset: box games fill the first group, Ten Thousand the second."""
 
@@ -350,12 +375,22 @@ class TurnOut(serializers.Serializer):
     turn_points = serializers.IntegerField(required=False)
     throw_points_available = serializers.BooleanField(required=False)
     can_bank = serializers.BooleanField(required=False)
+    last_bust = BustOut(
+        required=False,
+        help_text="Ten Thousand, only in the answer to the move whose throw busted (until the "
+        "game's next move): the throw that ended that turn, since the turn itself is already "
+        "cleared for the next seat.",
+    )
 
 
 class PlayerOut(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
-    computer = serializers.CharField(allow_null=True)
+    computer = serializers.ChoiceField(
+        choices=COMPUTERS,
+        allow_null=True,
+        help_text="Null for a person; a computer seat's strategy (`classic`: Ten Thousand only).",
+    )
     scorecard = serializers.DictField(
         child=serializers.IntegerField(allow_null=True), required=False
     )
@@ -371,7 +406,7 @@ class PlayerOut(serializers.Serializer):
 
 class GameOut(serializers.Serializer):
     id = serializers.UUIDField()
-    ruleset = serializers.CharField()
+    ruleset = serializers.ChoiceField(choices=RULESET_IDS)
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=["waiting", "active", "finished", "abandoned"])
     ranked = serializers.BooleanField()
@@ -394,16 +429,16 @@ class GameOut(serializers.Serializer):
 
 class EventOut(serializers.Serializer):
     seq = serializers.IntegerField()
-    type = serializers.CharField()
+    type = serializers.ChoiceField(choices=EVENT_TYPES)
     seat = serializers.IntegerField(allow_null=True)
     data = serializers.DictField()
     created_at = serializers.DateTimeField()
 
 
 class CategoryOut(serializers.Serializer):
-    id = serializers.CharField()
+    id = serializers.ChoiceField(choices=BOX_IDS)
     name = serializers.CharField()
-    section = serializers.CharField()
+    section = serializers.ChoiceField(choices=["upper", "lower"])
     description = serializers.CharField()
 
 
@@ -420,14 +455,14 @@ class OptionOut(serializers.Serializer):
 
 
 class RulesetOut(serializers.Serializer):
-    id = serializers.CharField()
+    id = serializers.ChoiceField(choices=RULESET_IDS)
     name = serializers.CharField()
     description = serializers.CharField()
     dice = serializers.IntegerField()
     rolls_per_turn = serializers.IntegerField(help_text="0 when a turn has no limit on its throws.")
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
-    moves = serializers.ListField(child=serializers.CharField())
+    moves = serializers.ListField(child=serializers.ChoiceField(choices=MOVES))
     categories = CategoryOut(many=True)
     options = serializers.DictField(child=OptionOut())
 
@@ -489,7 +524,7 @@ class AdviceOptionOut(serializers.Serializer):
     action = serializers.ChoiceField(choices=["roll", "score", "bank", "pass"])
     hold = serializers.ListField(child=serializers.IntegerField(), required=False)
     set_aside = serializers.ListField(child=serializers.IntegerField(), required=False)
-    category = serializers.CharField(required=False)
+    category = serializers.ChoiceField(choices=BOX_IDS, required=False)
     points = serializers.IntegerField(required=False, help_text="What the box takes now.")
     expected_final = serializers.FloatField(required=False)
 

@@ -196,7 +196,9 @@ def test_a_bust_on_the_first_throw_ends_the_turn_with_nothing():
     assert outcome.entries == []
     view = table.view()
     assert view.current_seat == 1
-    assert view.turn == FRESH_TURN
+    assert view.turn == FRESH_TURN | {
+        "last_bust": {"seat": 0, "dice": list(NOTHING), "thrown": ALL, "lost": 0}
+    }
     assert view.totals == [0, 0]
 
 
@@ -210,6 +212,25 @@ def test_a_bust_after_setting_aside_loses_the_turn_points():
     assert outcome.entries == []
     assert table.current == 1
     assert table.totals == [0, 0]
+
+
+def test_the_turn_after_a_bust_shows_the_whole_busted_throw_until_the_next_move():
+    table = Table(seats=2)
+    table.roll(1, 1, 1, 5, 2, 3)
+    table.roll(4, 6, set_aside=[0, 1, 2, 3])
+    assert table.turn["dice"] is None
+    assert table.turn["last_bust"] == {
+        "seat": 0, "dice": [1, 1, 1, 5, 4, 6], "thrown": [4, 5], "lost": 1050
+    }
+    table.roll(1, 2, 3, 4, 6, 6)
+    assert "last_bust" not in table.turn
+
+
+def test_a_pass_drops_the_last_bust_too():
+    table = Table(seats=2)
+    table.busted_turn()
+    table.pass_turn()
+    assert table.turn == FRESH_TURN
 
 
 def test_a_single_free_die_busts_unless_it_is_a_one_or_a_five():

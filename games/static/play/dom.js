@@ -1,0 +1,69 @@
+// A tiny element builder: h("button", {onclick, disabled: true}, "Roll").
+
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (name === "class") element.className = value;
+    else if (name === "value") element.value = value;
+    else if (name === "checked") element.checked = Boolean(value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+/**
+ * Replace the children of `root`, keeping the focus on the element with the same data-key;
+ * when that one is gone or disabled now, on the first enabled `fallback` key, if any.
+ */
+export function replace(root, children, fallback = []) {
+  const focused = document.activeElement?.dataset?.key;
+  root.replaceChildren(...[children].flat(Infinity).filter(Boolean));
+  if (!focused) return;
+  for (const key of [focused, ...fallback]) {
+    const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) {
+      again.focus();
+      return;
+    }
+  }
+}
+
+/** Pips of a die face on a 3 x 3 grid (cells 0 to 8, row by row). */
+const PIPS = {
+  1: [4],
+  2: [2, 6],
+  3: [2, 4, 6],
+  4: [0, 2, 6, 8],
+  5: [0, 2, 4, 6, 8],
+  6: [0, 2, 3, 5, 6, 8],
+};
+
+export function face(value) {
+  const on = new Set(PIPS[value] || []);
+  return h(
+    "span",
+    { class: "face", "aria-hidden": "true" },
+    Array.from({ length: 9 }, (_, cell) => h("span", { class: on.has(cell) ? "pip" : "" })),
+  );
+}
+
+export function list(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+export function alertBox() {
+  return h("p", { class: "problem", role: "alert", hidden: true });
+}
+
+export function showProblem(box, error) {
+  // A Problem (api.js) carries a readable message; anything else is a fault of this page.
+  box.textContent = error?.status !== undefined ? error.message : `Something went wrong: ${error}`;
+  box.hidden = false;
+}

@@ -1,0 +1,550 @@
+// The game screen: the table, the moves of the seat this browser holds, the scores and the
+// log, followed live through the game's event stream.
+
+import { get, keepSeat, post, seatsOf } from "./api.js";
+import { alertBox, face, h, list, replace, showProblem } from "./dom.js";
+import { advice, boxName, describe } from "./words.js";
+
+// The rulesets whose strategy is solved: only these have an analysis (API.md, "Analysis").
+const ANALYSED = new Set(["yahtzee", "yatzy", "forced-yatzy"]);
+const STREAM_TYPES = [
+  "created", "joined", "started", "rolled", "held", "scored", "scratched",
+  "set_aside", "banked", "busted", "passed", "left", "finished", "abandoned",
+];
+
+export function gameUrl(id) {
+  return `${window.location.origin}/play/${id}/`;
+}
+
+export class GameScreen {
+  constructor(main, rulesets, id) {
+    this.main = main;
+    this.rulesets = rulesets;
+    this.id = id;
+    this.game = null;
+    this.etag = null;
+    this.events = [];
+    this.selected = null; // positions chosen on this screen: held dice, or dice to set aside
+    this.selectedFor = null; // the game version the selection belongs to
+    this.hint = null;
+    this.busy = false;
+    this.analysis = null;
+    this.analysisAsked = false;
+    this.selectionValue = null;
+    this.problem = alertBox();
+    this.status = h("p", { class: "status", role: "status" });
+    this.refreshing = null;
+    this.refreshAgain = false;
+  }
+
+  async show() {
+    replace(this.main, h("h1", { tabindex: "-1" }, "Loading the game…"));
+    try {
+      const answer = await get(`/games/${this.id}/`);
+      this.game = answer.data;
+      this.etag = answer.etag;
+    } catch (error) {
+      const box = alertBox();
+      showProblem(box, error);
+      replace(this.main, [
+        h("h1", { tabindex: "-1" }, error.status === 404 ? "No such game" : "The game cannot be shown"),
+        box,
+        h("p", {}, h("a", { href: "/play/", "data-internal": true }, "New game")),
+      ]);
+      return;
+    }
+    this.ruleset = this.rulesets.find((r) => r.id === this.game.ruleset);
+    this.render();
+    this.main.querySelector("h1")?.focus();
+    this.follow();
+  }
+
+  stop() {
+    this.source?.close();
+    this.source = null;
+    this.stopped = true;
+  }
+
+  /** Follow the game's log live; each event refreshes the game. */
+  follow() {
+    const source = new EventSource(`/api/v1/games/${this.id}/stream/`);
+    this.source = source;
+    const receive = (message) => {
+      const event = JSON.parse(message.data);
+      if (this.events.length && event.seq <= this.events.at(-1).seq) return;
+      this.events.push(event);
+      if (event.type === "finished" || event.type === "abandoned") {
+        source.close();
+      }
+      this.refresh();
+    };
+    for (const type of STREAM_TYPES) source.addEventListener(type, receive);
+  }
+
+  /** Get the game again if it changed (conditional GET); one request at a time. */
+  async refresh() {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        try {
+          const answer = await get(`/games/${this.id}/`, { etag: this.etag });
+          if (answer.status === 200) this.take(answer.data, answer.etag);
+        } catch {
+          // A missed refresh is made good by the next event.
+        }
+      } while (this.refreshAgain && !this.stopped);
+      this.refreshing = null;
+      if (!this.stopped) this.render();
+    })();
+  }
+
+  take(game, etag) {
+    if (this.game && game.version < this.game.version) return;
+    if (!this.game || game.version !== this.game.version) this.hint = null;
+    this.game = game;
+    this.etag = etag ?? `"${game.version}"`;
+  }
+
+  get seats() {
+    return seatsOf(this.id);
+  }
+
+  /** The token of the seat to move now, if this browser holds it. */
+  get myToken() {
+    const game = this.game;
+    if (game.status !== "active" || game.current_seat === null) return null;
+    return this.seats[game.current_seat] ?? null;
+  }
+
+  get tenThousand() {
+    return this.ruleset.id === "ten-thousand";
+  }
+
+  /** The dice positions chosen on this screen, reset whenever the game changes. */
+  get selection() {
+    if (this.selectedFor !== this.game.version) {
+      this.selectedFor = this.game.version;
+      this.selected = this.tenThousand ? [] : this.game.turn.held
+        ?.map((held, index) => (held ? index : -1)).filter((index) => index >= 0) ?? [];
+      this.selectionValue = null;
+    }
+    return this.selected;
+  }
+
+  async move(action, body) {
+    if (this.busy) return;
+    const token = this.myToken;
+    if (!token) return;
+    this.busy = true;
+    this.problem.hidden = true;
+    this.render();
+    try {
+      const answer = await post(`/games/${this.id}/${action}/`, body, { token });
+      this.take(answer.data, answer.etag);
+    } catch (error) {
+      showProblem(this.problem, error);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async join(event) {
+    event.preventDefault();
+    const input = event.target.querySelector("input");
+    const name = input.value.trim();
+    if (!name) {
+      this.problem.textContent = "Enter your name to join.";
+      this.problem.hidden = false;
+      input.focus();
+      return;
+    }
+    this.problem.hidden = true;
+    try {
+      const answer = await post(`/games/${this.id}/join/`, { name });
+      const mine = answer.data.players.find((p) => p.token);
+      if (mine) keepSeat(this.id, mine.seat, mine.token);
+      this.take(answer.data, answer.etag);
+    } catch (error) {
+      showProblem(this.problem, error);
+    }
+    this.render();
+  }
+
+  async begin() {
+    const seat = Object.keys(this.seats)[0];
+    try {
+      const answer = await post(`/games/${this.id}/start/`, {}, { token: this.seats[seat] });
+      this.take(answer.data, answer.etag);
+    } catch (error) {
+      showProblem(this.problem, error);
+    }
+    this.render();
+  }
+
+  async askHint() {
+    this.problem.hidden = true;
+    try {
+      const answer = await get(`/games/${this.id}/hint/`);
+      this.hint = advice(answer.data, this.game, this.ruleset);
+    } catch (error) {
+      showProblem(this.problem, error);
+    }
+    this.render();
+  }
+
+  async loadAnalysis() {
+    // Shown where it exists: a solved ruleset, and a service that has the endpoint.
+    this.analysisAsked = true;
+    if (!ANALYSED.has(this.ruleset.id) || !(await analysisServed())) return;
+    try {
+      const answer = await get(`/games/${this.id}/analysis/`);
+      this.analysis = answer.data;
+      this.render();
+    } catch {
+      // 404 or 409: no analysis for this game; nothing to show.
+    }
+  }
+
+  async valueSelection() {
+    // What the dice chosen to set aside score, from the public calculator.
+    const chosen = this.selection;
+    const dice = this.game.turn.dice;
+    if (!chosen.length || !dice) {
+      this.selectionValue = null;
+      return;
+    }
+    const version = this.game.version;
+    const key = chosen.join(",");
+    try {
+      const answer = await post("/rulesets/ten-thousand/score/", { dice: chosen.map((i) => dice[i]) });
+      if (this.game.version === version && this.selection.join(",") === key) {
+        this.selectionValue = answer.data;
+        this.render();
+      }
+    } catch {
+      this.selectionValue = null;
+    }
+  }
+
+  toggle(index) {
+    const chosen = this.selection;
+    const at = chosen.indexOf(index);
+    if (at >= 0) chosen.splice(at, 1);
+    else chosen.push(index);
+    chosen.sort((a, b) => a - b);
+    if (this.tenThousand) {
+      this.selectionValue = null;
+      this.valueSelection();
+    }
+    this.render();
+  }
+
+  // -- drawing ---------------------------------------------------------------------------
+
+  render() {
+    if (this.stopped || !this.game) return;
+    const game = this.game;
+    document.title = `${this.ruleset.name} · Dice games`;
+    if (game.status === "finished" && !this.analysisAsked) this.loadAnalysis();
+    const parts = [
+      h("h1", { tabindex: "-1" }, this.ruleset.name,
+        game.status === "active" ? h("small", {}, ` round ${game.round}`) : null),
+      this.status,
+    ];
+    // One live region for the whole game, so that assistive technology reads each change.
+    const line = this.statusLine();
+    if (this.status.textContent !== line) this.status.textContent = line;
+    if (game.status === "waiting") parts.push(this.waitingPart());
+    if (game.status !== "waiting") parts.push(this.bustPart());
+    if (game.status === "active") parts.push(this.dicePart(), this.actionsPart());
+    parts.push(this.problem);
+    parts.push(this.tenThousand ? this.totalsPart() : this.scorecardPart());
+    if (this.analysis) parts.push(this.analysisPart());
+    parts.push(this.logPart());
+    parts.push(h("p", { class: "links" }, h("a", { href: "/play/", "data-internal": true }, "New game")));
+    replace(this.main, parts, ["roll", "hint", "bank", "pass"]);
+    const log = this.main.querySelector(".log ol");
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  name(seat) {
+    return this.game.players[seat]?.name ?? `Seat ${seat + 1}`;
+  }
+
+  statusLine() {
+    const game = this.game;
+    if (game.status === "waiting") {
+      return `Waiting for ${game.open_seats} more player${game.open_seats === 1 ? "" : "s"} to join.`;
+    }
+    if (game.status === "abandoned") return "This game was abandoned.";
+    if (game.status === "finished") {
+      const winners = game.winners.map((seat) => this.name(seat));
+      if (!winners.length) return "Game over.";
+      const best = game.players[game.winners[0]].total;
+      return `Game over: ${list(winners)} ${winners.length > 1 ? "draw" : "wins"} with ${best} points.`;
+    }
+    const seat = game.current_seat;
+    if (this.myToken) return `Your turn, ${this.name(seat)}.`;
+    const player = game.players[seat];
+    return player?.computer ? `${player.name} (computer) is playing.` : `Waiting for ${this.name(seat)} to play.`;
+  }
+
+  waitingPart() {
+    const game = this.game;
+    const seated = Object.keys(this.seats).length > 0;
+    const link = gameUrl(this.id);
+    const part = [
+      h("h2", {}, "Players so far"),
+      h("ul", {}, game.players.map((p) => h("li", {}, p.name, p.computer ? ` (computer: ${p.computer})` : ""))),
+      h(
+        "div",
+        { class: "field share" },
+        h("label", { for: "share-link" }, "Link to share"),
+        h("input", { id: "share-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+        h("button", {
+          type: "button", class: "quiet", "data-key": "copy",
+          onclick: async (event) => {
+            try {
+              await navigator.clipboard.writeText(link);
+              event.target.textContent = "Copied";
+            } catch {
+              document.getElementById("share-link").select();
+            }
+          },
+        }, "Copy link"),
+      ),
+    ];
+    if (!seated && game.open_seats > 0) {
+      part.push(h(
+        "form",
+        { class: "card join", onsubmit: (event) => this.join(event) },
+        h("div", { class: "field" }, h("label", { for: "join-name" }, "Name"),
+          h("input", {
+            id: "join-name", maxlength: 50, autocomplete: "nickname", "data-key": "join-name",
+            value: this.joinName ?? "", oninput: (event) => { this.joinName = event.target.value; },
+          })),
+        h("button", { type: "submit", class: "primary" }, "Join game"),
+      ));
+    }
+    if (seated) {
+      part.push(h("p", {}, "Open this link on another device to play there. ",
+        "The game begins when every seat is taken, or now:"),
+        h("button", { type: "button", "data-key": "begin", onclick: () => this.begin() },
+          "Begin now without the open seats"));
+    }
+    return h("section", { class: "card" }, part);
+  }
+
+  bustPart() {
+    const bust = this.game.turn.last_bust;
+    if (!bust) return null;
+    const thrown = new Set(bust.thrown);
+    return h(
+      "section",
+      { class: "bust", "aria-label": "Bust" },
+      h("p", {}, `${this.name(bust.seat)} busted`, bust.lost ? ` and lost ${bust.lost} points` : "",
+        `: no die of ${bust.thrown.map((i) => bust.dice[i]).join(" ")} scores.`),
+      h("div", { class: "dice small" }, bust.dice.map((value, index) =>
+        h("span", {
+          class: `die ${thrown.has(index) ? "busted" : "aside"}`,
+          role: "img",
+          "aria-label": `${value}${thrown.has(index) ? ", thrown" : ", set aside"}`,
+        }, face(value)))),
+    );
+  }
+
+  dicePart() {
+    const game = this.game;
+    const turn = game.turn;
+    const count = this.ruleset.dice;
+    const mine = Boolean(this.myToken) && !this.busy;
+    const chosen = new Set(this.selection);
+    const dice = turn.dice || Array(count).fill(null);
+    const buttons = dice.map((value, index) => {
+      const label = value ? `Die ${index + 1}: ${value}` : `Die ${index + 1}: not thrown yet`;
+      let pressed;
+      let enabled;
+      let state = "";
+      if (this.tenThousand) {
+        const earlier = Boolean(turn.set_aside?.[index]);
+        pressed = earlier || chosen.has(index);
+        enabled = mine && value && !earlier && turn.throw_points_available;
+        state = earlier ? "aside" : chosen.has(index) ? "chosen" : "";
+      } else {
+        pressed = chosen.has(index);
+        enabled = mine && value && turn.rolls_left > 0;
+        state = pressed ? "chosen" : "";
+      }
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `die ${state} ${value ? "" : "blank"}`,
+          "data-key": `die-${index}`,
+          "aria-pressed": pressed ? "true" : "false",
+          "aria-label": label,
+          disabled: !enabled,
+          onclick: () => this.toggle(index),
+        },
+        face(value),
+      );
+    });
+    const help = this.tenThousand
+      ? "Choose scoring dice to set aside, then roll the rest or bank."
+      : "Choose the dice to keep, then roll the others.";
+    return h("section", { class: "table", "aria-label": "Dice" },
+      h("div", { class: "dice" }, buttons),
+      game.status === "active" ? h("p", { class: "help" }, help) : null);
+  }
+
+  actionsPart() {
+    const game = this.game;
+    if (game.status !== "active") return null;
+    const turn = game.turn;
+    const mine = Boolean(this.myToken) && !this.busy;
+    const chosen = this.selection;
+    const buttons = [];
+    if (this.tenThousand) {
+      const free = turn.dice ? turn.set_aside.filter((aside) => !aside).length - chosen.length : 6;
+      const rollLabel = !turn.dice ? "Roll six dice" : free === 0 ? "Roll all six again" : `Roll ${free} ${free === 1 ? "die" : "dice"}`;
+      const canRoll = !turn.dice || (chosen.length > 0 && turn.throw_points_available);
+      buttons.push(
+        h("button", {
+          type: "button", class: "primary", "data-key": "roll", disabled: !mine || !canRoll,
+          onclick: () => this.move("roll", turn.dice ? { set_aside: [...chosen] } : {}),
+        }, rollLabel),
+        h("button", {
+          type: "button", "data-key": "bank", disabled: !mine || !turn.dice || !chosen.length,
+          onclick: () => this.move("bank", { set_aside: [...chosen] }),
+        }, "Bank"),
+        h("button", { type: "button", "data-key": "pass", disabled: !mine, onclick: () => this.move("pass", {}) }, "Pass"),
+      );
+    } else {
+      const first = !turn.dice;
+      const label = first ? "Roll the dice" : `Roll again (${turn.rolls_left} left)`;
+      buttons.push(h("button", {
+        type: "button", class: "primary", "data-key": "roll", disabled: !mine || turn.rolls_left <= 0,
+        onclick: () => this.move("roll", first ? {} : { hold: [...chosen] }),
+      }, label));
+    }
+    buttons.push(h("button", {
+      type: "button", class: "quiet", "data-key": "hint", disabled: !mine,
+      onclick: () => this.askHint(),
+    }, "Hint"));
+    const notes = [];
+    if (this.tenThousand && turn.dice) {
+      let line = `Turn points: ${turn.turn_points}.`;
+      if (chosen.length && this.selectionValue) {
+        line += this.selectionValue.scoring
+          ? ` The chosen dice score ${this.selectionValue.points}.`
+          : " The chosen dice do not all score.";
+      }
+      notes.push(h("p", { class: "help", "aria-live": "polite" }, line));
+    }
+    if (this.hint) notes.push(h("p", { class: "hint", "aria-live": "polite" }, `Hint: ${this.hint}`));
+    return h("section", { class: "actions", "aria-label": "Moves" }, h("div", { class: "buttons" }, buttons), notes);
+  }
+
+  scorecardPart() {
+    const game = this.game;
+    const mine = Boolean(this.myToken) && !this.busy && game.turn.dice;
+    const current = game.status === "active" ? game.current_seat : null;
+    const head = h("tr", {}, h("th", { scope: "col" }, "Box"),
+      game.players.map((p) => h("th", { scope: "col", class: p.seat === current ? "current" : "" },
+        p.name, p.left ? " (left)" : "")));
+    const rows = [];
+    let section = null;
+    for (const box of this.ruleset.categories) {
+      if (section === "upper" && box.section !== "upper") rows.push(this.sumRow("Upper bonus", "upper_bonus"));
+      section = box.section;
+      const points = game.choices[box.id];
+      const can = mine && points !== undefined;
+      const label = can ? (points > 0 ? `${box.name}: score ${points}` : `${box.name}: scratch for 0`) : box.name;
+      rows.push(h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, h("button", {
+          type: "button", class: `box ${can ? "open" : ""}`, "data-key": `box-${box.id}`,
+          "aria-label": label, title: box.description, disabled: !can,
+          onclick: () => this.move(points > 0 ? "score" : "scratch", { category: box.id }),
+        }, h("span", {}, box.name), can ? h("span", { class: points ? "points" : "points zero" }, String(points)) : null)),
+        game.players.map((p) => {
+          const value = p.scorecard?.[box.id];
+          return h("td", { class: p.seat === current ? "current" : "" }, value === null || value === undefined ? "" : String(value));
+        }),
+      ));
+    }
+    if (game.players.some((p) => p.yahtzee_bonus)) rows.push(this.sumRow("Yahtzee bonus", "yahtzee_bonus"));
+    rows.push(this.sumRow("Total", "total", "total"));
+    return h("section", { class: "scores", "aria-label": "Scorecard" },
+      h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
+  }
+
+  sumRow(title, field, cls = "") {
+    const current = this.game.status === "active" ? this.game.current_seat : null;
+    return h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, title),
+      this.game.players.map((p) => h("td", { class: p.seat === current ? "current" : "" }, String(p[field] ?? 0))));
+  }
+
+  totalsPart() {
+    const game = this.game;
+    const current = game.status === "active" ? game.current_seat : null;
+    return h("section", { class: "scores", "aria-label": "Totals" },
+      h("p", { class: "help" }, `First to ${game.options.target} wins; a turn banks at least ${game.options.bank_minimum}.`),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Total"))),
+        h("tbody", {}, game.players.map((p) => h("tr", { class: p.seat === current ? "current" : "" },
+          h("th", { scope: "row" }, p.name, p.computer ? ` (computer)` : "", p.left ? " (left)" : ""),
+          h("td", {}, String(p.total)))))));
+  }
+
+  analysisPart() {
+    const analysis = this.analysis;
+    const seats = analysis.seats || [];
+    const costly = (analysis.decisions || []).filter((d) => d.label && d.label !== "best");
+    const option = (o) => (Array.isArray(o) ? `keep ${o.join(" ") || "nothing"}` : boxName(this.ruleset, o));
+    return h(
+      "section",
+      { class: "card analysis", "aria-labelledby": "analysis-title" },
+      h("h2", { id: "analysis-title" }, "Analysis"),
+      h("table", {},
+        h("thead", {}, h("tr", {}, ["Player", "Accuracy", "Expected loss", "Luck", "Mistakes"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, seats.map((s) => h("tr", {},
+          h("th", { scope: "row" }, s.name),
+          h("td", {}, typeof s.accuracy === "number" ? `${s.accuracy.toFixed(1)}` : "–"),
+          h("td", {}, typeof s.expected_loss === "number" ? s.expected_loss.toFixed(1) : "–"),
+          h("td", {}, typeof s.luck === "number" ? s.luck.toFixed(1) : "–"),
+          h("td", {}, s.counts ? `${s.counts.mistake ?? 0} mistakes, ${s.counts.blunder ?? 0} blunders` : "–"))))),
+      costly.length
+        ? h("details", {}, h("summary", {}, `Decisions that cost points (${costly.length})`),
+          h("ol", {}, costly.map((d) => h("li", {},
+            `${this.name(d.seat)}, round ${d.round}, dice ${(d.dice || []).join(" ")}: chose ${option(d.chosen)}, `,
+            `best was ${option(d.best)} (${d.label}, −${Number(d.loss).toFixed(1)}).`))))
+        : h("p", {}, "Every decision was the best one."),
+    );
+  }
+
+  logPart() {
+    const table = {};
+    return h("section", { class: "log", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title" }, "Log"),
+      h("ol", { tabindex: "0", "aria-label": "Events of the game" },
+        this.events.map((event) => h("li", { class: `event ${event.type}` }, describe(event, this.game, this.ruleset, table)))));
+  }
+}
+
+/** Whether this service has the analysis endpoint (asked once, from its OpenAPI schema). */
+let analysisServedAnswer = null;
+function analysisServed() {
+  analysisServedAnswer ??= fetch("/api/v1/schema/?format=json", { headers: { Accept: "application/vnd.oai.openapi+json" } })
+    .then((response) => (response.ok ? response.json() : { paths: {} }))
+    .then((schema) => "/api/v1/games/{id}/analysis/" in (schema.paths || {}))
+    .catch(() => false);
+  return analysisServedAnswer;
+}
+

@@ -1,0 +1,40 @@
+"""Pages for people: the web client (``/play/``) and the offline ReDoc page.
+
+The web client is one page of plain ES modules and CSS from ``games/static/play/``, served
+by WhiteNoise; it talks to the public API only, as any other frontend does; the game id is
+in its address (``/play/<id>/``).
+
+ReDoc's bundle draws a logo from Redocly's CDN, and drf-spectacular's page links web fonts
+from Google: the docs must work with no internet access, so the page here loads no font,
+and the bundle is served with that logo's address pointing at a file of the service.
+"""
+
+from functools import cache
+
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse
+from django.templatetags.static import static
+from django.views.decorators.http import require_safe
+from django.views.generic import TemplateView
+
+play = require_safe(TemplateView.as_view(template_name="play/index.html"))
+
+REDOC_BUNDLE = "drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js"
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+
+
+@cache
+def offline_redoc_bundle() -> bytes:
+    """The sidecar's ReDoc bundle, its one address on another host replaced by our logo."""
+    path = finders.find(REDOC_BUNDLE)
+    with open(path, encoding="utf-8") as bundle:
+        return bundle.read().replace(REDOC_LOGO, static("docs/redoc-logo.svg")).encode()
+
+
+@require_safe
+def redoc_bundle(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(
+        offline_redoc_bundle(),
+        content_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )

@@ -1,0 +1,28 @@
+"""The web client's page is served by the service, at /play/ and at each game's address."""
+
+import uuid
+
+import pytest
+
+
+@pytest.mark.parametrize("path", ["/play/", f"/play/{uuid.uuid4()}/"])
+def test_the_web_client_is_one_page_of_the_services_own_modules(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert '<script type="module" src="/static/play/app.js">' in html
+    assert "https://" not in html and "http://" not in html
+
+
+def test_the_web_clients_modules_are_served_as_javascript(client):
+    for module in ("app.js", "start.js", "game.js", "api.js", "dom.js", "words.js"):
+        response = client.get(f"/static/play/{module}")
+        assert response.status_code == 200, module
+        assert "javascript" in response["Content-Type"]
+        body = b"".join(response.streaming_content).decode()
+        assert "https://" not in body and "http://" not in body
+
+
+def test_a_path_that_is_not_a_game_id_is_not_a_page(client):
+    assert client.get("/play/not-a-game/").status_code == 404

@@ -1,0 +1,33 @@
+"""The docs and the web client work with no internet access: every request a page makes
+goes to the service itself (the device fixture fails the test otherwise)."""
+
+import pytest
+from playwright.sync_api import expect
+
+
+@pytest.mark.parametrize(
+    ("path", "landmark"),
+    [
+        ("/api/v1/docs/", "#swagger-ui .information-container"),
+        ("/api/v1/redoc/", "#redoc-container h1"),
+        ("/play/", "#ruleset"),
+    ],
+)
+def test_the_page_loads_everything_from_the_service_itself(device, path, landmark):
+    page = device.page
+    page.goto(path)
+    expect(page.locator(landmark).first).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert any(path in url for url in device.recorder.requests)
+    assert device.recorder.foreign() == []
+
+
+def test_redoc_draws_its_menu_logo_from_the_service(device):
+    page = device.page
+    page.goto("/api/v1/redoc/")
+    logo = page.get_by_role("img", name="redocly logo")
+    expect(logo).to_be_visible()
+    assert "/static/docs/redoc-logo.svg" in logo.get_attribute("src")
+    page.wait_for_load_state("networkidle")
+    fonts = [url for url in device.recorder.requests if "font" in url]
+    assert fonts == []
