@@ -19,6 +19,7 @@ from scoring import Event as RuleEvent
 from scoring import Outcome, Rng, RuleError, Ruleset, get_ruleset, secure_rng, seeded_rng
 from scoring.strategy import computer_move, levels_for
 
+from .classroom_models import Student
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from .notify import announce
@@ -69,8 +70,12 @@ def game_create(
     players: Sequence[NewSeat],
     open_seats: int = 0,
     seed: int | None = None,
+    student: Student | None = None,
 ) -> Created:
-    """A new game; with open seats it waits for others to join (or for a ``start``)."""
+    """A new game; with open seats it waits for others to join (or for a ``start``).
+
+    ``student``: the student whose API key created it; the game then belongs to them.
+    """
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     ruleset.check_seats(len(players) + open_seats)
@@ -94,6 +99,8 @@ def game_create(
             open_seats=open_seats,
             state=state,
             last_seq=1,
+            student=student,
+            classroom_id=student.classroom_id if student is not None else None,
         )
         rows = Player.objects.bulk_create(
             Player(

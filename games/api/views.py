@@ -27,7 +27,7 @@ from .. import services
 from ..advice import advice_body, game_hint
 from ..models import Event, Game, Player
 from . import docs
-from .auth import SeatTokenAuthentication
+from .auth import SeatTokenAuthentication, request_student
 from .errors import PROBLEM, problem
 from .filters import GameFilter
 from .render import render_event, render_game, render_ruleset
@@ -50,7 +50,7 @@ from .serializers import (
     ScoreIn,
     ScoreOut,
 )
-from .throttles import CreateThrottle, MoveThrottle
+from .throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
@@ -127,15 +127,21 @@ class GameViewSet(viewsets.GenericViewSet):
     authentication_classes: list = []
 
     def get_throttles(self) -> list:
-        if self.action == "create":
+        if self.action in ("create", "join"):
             return [CreateThrottle()]
+        if self.action == "hint":
+            return [AdviceThrottle()]
         if self.action in CHANGES:
             return [MoveThrottle()]
         return []
 
     def get_queryset(self):  # noqa: ANN201
         seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        return Game.objects.prefetch_related(seats).order_by("-created_at", "id")
+        return (
+            Game.objects.select_related("student")
+            .prefetch_related(seats)
+            .order_by("-created_at", "id")
+        )
 
     @extend_schema(
         summary="Create a game",
@@ -170,6 +176,7 @@ class GameViewSet(viewsets.GenericViewSet):
             players=[services.NewSeat(p["name"], p["computer"]) for p in data["players"]],
             open_seats=data["open_seats"],
             seed=data["seed"],
+            student=request_student(request),
         )
         body = render_game(created.game, created.players, created.tokens)
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
@@ -454,6 +461,9 @@ def _idempotency_key(request: Request) -> str | None:
 class RulesetViewSet(viewsets.ViewSet):
     lookup_value_regex = "[a-z0-9-]+"
     authentication_classes: list = []
+
+    def get_throttles(self) -> list:
+        return [AdviceThrottle()] if self.action == "advice" else []
 
     def list(self, request: Request) -> Response:
         return Response([render_ruleset(r) for r in RULESETS.values()])

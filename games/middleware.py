@@ -1,0 +1,71 @@
+"""Who is calling the API, and a stop for addresses that keep presenting wrong credentials.
+
+For every path under ``/api/``:
+
+- a request that carries credentials (``X-API-Key``, ``Authorization``, or a classroom
+  join code) from an address that has failed too many checks lately is refused with 429
+  before anything is checked (``THROTTLE_FAILURES``);
+- ``X-API-Key`` is checked: a valid key sets ``request.caller`` (a ``games.keys.Caller``),
+  a wrong or revoked one is refused with 401 ``invalid_api_key``, whatever the path;
+- each wrong key, wrong seat token and wrong join code counts as a failure of the address.
+
+A middleware rather than a DRF authentication class: the moves keep their seat-token
+authentication, and a key must be refused the same way on every path.
+"""
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.deprecation import MiddlewareMixin
+
+from .api.errors import problem_response
+from .errors import ServiceError
+from .keys import caller_for_key
+from .limits import failure_record, failures_wait
+
+FAILED_CODES = {"invalid_token", "invalid_api_key"}
+
+
+def _is_join(request: HttpRequest) -> bool:
+    return request.method == "POST" and request.path.rstrip("/").endswith("/classrooms/join")
+
+
+class ApiKeyMiddleware(MiddlewareMixin):
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        request.caller = None
+        if not request.path.startswith("/api/"):
+            return None
+        key = request.META.get("HTTP_X_API_KEY")
+        if key is not None or "HTTP_AUTHORIZATION" in request.META or _is_join(request):
+            wait = failures_wait(request)
+            if wait is not None:
+                response = problem_response(
+                    "throttled",
+                    "too many wrong keys, tokens or join codes from this address; "
+                    f"retry in {int(wait) + 1} s",
+                )
+                response["Retry-After"] = str(int(wait) + 1)
+                return response
+        if key is None:
+            return None
+        try:
+            request.caller = caller_for_key(key.strip())
+        except ServiceError as refused:
+            failure_record(request)
+            response = problem_response(refused.code, refused.detail)
+            response["WWW-Authenticate"] = 'ApiKey header="X-API-Key"'
+            return response
+        return None
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if request.path.startswith("/api/") and self._failed_check(request, response):
+            failure_record(request)
+        return response
+
+    @staticmethod
+    def _failed_check(request: HttpRequest, response: HttpResponse) -> bool:
+        data: Any = getattr(response, "data", None)
+        code = data.get("code") if isinstance(data, dict) else None
+        if response.status_code == 401 and code in FAILED_CODES:
+            return True
+        return response.status_code == 404 and _is_join(request)
