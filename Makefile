@@ -25,12 +25,14 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 install: $(INSTALLED)
 
 # Served under ASGI by uvicorn (the live event streams need it): Django has no lifespan
-# events, and open streams get 3 s to end when the server stops.
+# events, and open streams get 3 s to end when the server stops. The client's address is
+# the connection's (X-Forwarded-For is read by the service itself, per NUM_PROXIES). The
+# migration creates the database cache's table (the rate-limit counters without REDIS_URL).
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
-		--lifespan off --timeout-graceful-shutdown 3
+		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

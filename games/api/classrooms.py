@@ -242,7 +242,7 @@ FORBIDDEN_EXAMPLE = OpenApiExample(
     },
 )
 TEACHER_ERRORS = {
-    **docs.problems(404),
+    **docs.problems(404, 429),
     (401, "application/problem+json"): OpenApiResponse(
         docs.ProblemOut,
         description="No `X-API-Key` (`not_authenticated`), or a wrong or revoked one "
@@ -254,7 +254,6 @@ TEACHER_ERRORS = {
     ),
 }
 TEACHER_EXAMPLES = [WRONG_KEY_EXAMPLE, FORBIDDEN_EXAMPLE]
-TEACHER_AUTH = [{"apiKey": []}]
 
 
 def render_classroom(classroom: Classroom) -> dict[str, Any]:
@@ -361,7 +360,6 @@ class ClassroomView(TeacherView):
         "final total of the student's seat (the game's first person seat) and "
         "`mean_accuracy` where analysis exists (else null). Seeded games and house rules "
         "count too.",
-        auth=TEACHER_AUTH,
         responses={200: ClassroomOut, **TEACHER_ERRORS},
         examples=[ROSTER_EXAMPLE, *TEACHER_EXAMPLES],
     )
@@ -374,7 +372,6 @@ class ClassroomView(TeacherView):
         "teacher's) is held to, counted per key and shared by every worker of the "
         "service; they replace the per-address limits for requests carrying a key. "
         "Answers the classroom with its roster.",
-        auth=TEACHER_AUTH,
         request=ClassroomPatchIn,
         responses={200: ClassroomOut, **TEACHER_ERRORS, **docs.problems(400, 413, 415)},
         examples=[
@@ -435,7 +432,6 @@ class ClassroomGamesView(TeacherView):
         summary="The students' games (teacher)",
         description="Games created with the classroom's student keys, newest first, "
         "paginated; filter by `ruleset`, `status` and `student` (id or name).",
-        auth=TEACHER_AUTH,
         parameters=GAMES_QUERY,
         responses={200: GamesPageOut, **TEACHER_ERRORS, **docs.problems(400)},
         examples=[
@@ -477,7 +473,6 @@ class ClassroomLeaderboardView(TeacherView):
         "best totals of the student's seat in their finished games of the ruleset. Seeded "
         "games are included, marked `\"ranked\": false`; games with house rules are "
         "included too.",
-        auth=TEACHER_AUTH,
         parameters=[LeaderboardQuery],
         responses={200: ClassEntryOut(many=True), **TEACHER_ERRORS, **docs.problems(400)},
         examples=[
@@ -541,7 +536,6 @@ class StudentRevokeView(StudentKeyView):
         summary="Revoke a student's key (teacher)",
         description="The student's key stops working at once, on every path (401 "
         "`invalid_api_key`). The student and their games stay; `rotate` gives them a new key.",
-        auth=TEACHER_AUTH,
         request=EmptyIn,
         responses={200: StudentKeyOut, **TEACHER_ERRORS, **docs.problems(400)},
         examples=[
@@ -564,7 +558,6 @@ class StudentRotateView(StudentKeyView):
         summary="Give a student a new key (teacher)",
         description="Every key the student held stops working at once; the answer carries "
         "the new one, shown only here. The student keeps their games.",
-        auth=TEACHER_AUTH,
         request=EmptyIn,
         responses={200: StudentKeyOut, **TEACHER_ERRORS, **docs.problems(400)},
         examples=[

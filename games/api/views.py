@@ -145,9 +145,12 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Create a game",
-        description="The answer carries each person's seat token, shown only here.",
+        description="The answer carries each person's seat token, shown only here. With a "
+        "student's `X-API-Key` the game is the student's (its `classroom` and `student` say "
+        "so) and the limits count per key; without one, per client address.",
         request=GameCreateIn,
-        responses={201: GameOut, **docs.problems(400, 413, 415, 429)},
+        auth=[{"apiKey": []}, {}],
+        responses={201: GameOut, **docs.problems(400, 401, 413, 415, 429)},
         examples=[
             docs.GAME_EXAMPLE,
             OpenApiExample(
@@ -290,7 +293,7 @@ class GameViewSet(viewsets.GenericViewSet):
         "a game of several seats it maximises the seat's own expected score and ignores the "
         "others'. Maxi Yatzy and Ten Thousand have no table: the hint is then the move of the "
         "strongest computer player (`method: heuristic`), with no expected values.",
-        responses={200: HintOut, **docs.problems(404, 409)},
+        responses={200: HintOut, **docs.problems(404, 409, 429)},
         examples=[docs.HINT_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
@@ -519,7 +522,7 @@ class RulesetViewSet(viewsets.ViewSet):
         "Yatzy). `rolls_left` is the number of rolls still allowed after `dice`; with `dice` "
         "null the answer is the value at the start of the turn, with no options.",
         request=AdviceIn,
-        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415)},
+        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415, 429)},
         examples=[docs.ADVICE_REQUEST, docs.ADVICE_EXAMPLE],
     )
     @action(detail=True, methods=["post"])
