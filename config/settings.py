@@ -207,7 +207,10 @@ SPECTACULAR_SETTINGS = {
         "Play Yahtzee over HTTP: create a game, roll, hold, score. "
         "Errors are `application/problem+json` with stable `code` strings. "
         "Moves need the `Authorization: Bearer <token>` of the seat that moves; "
-        "tokens are returned once, when the seat is created."
+        "tokens are returned once, when the seat is created. "
+        "A request may also carry `X-API-Key`, a classroom key (see the classrooms paths): "
+        "it says who is calling, ties the games a student creates to the student, and makes "
+        "the rate limits count per key instead of per address."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
