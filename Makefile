@@ -30,6 +30,7 @@ install: $(INSTALLED)
 # migration creates the database cache's table (the rate-limit counters without REDIS_URL).
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
 		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers

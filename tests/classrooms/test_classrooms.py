@@ -311,3 +311,17 @@ def test_keys_are_stored_as_digests_and_never_shown_again(classes):
 def test_a_classroom_needs_a_name(classes, body):
     response = classes.client.post("/api/v1/classrooms/", body, format="json")
     assert_problem(response, 400, "invalid")
+
+
+def test_a_students_game_costs_no_more_queries_to_read_or_move(
+    classes, django_assert_max_num_queries
+):
+    room = classes.open()
+    classes.join(room, "Ann")
+    game = classes.create_with(classes.key_of(room, "Ann")).json()
+    with django_assert_max_num_queries(4):
+        assert classes.client.get(f"/api/v1/games/{game['id']}/").json()["student"] == "Ann"
+    with django_assert_max_num_queries(11):
+        assert classes.move(game, "roll").json()["student"] == "Ann"
+    with django_assert_max_num_queries(6):
+        assert classes.client.get("/api/v1/games/").json()["results"][0]["student"] == "Ann"
