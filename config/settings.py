@@ -142,8 +142,8 @@ CORS_ALLOW_HEADERS = [
 # "<count>/<second|minute|hour|day>[,...]"; empty for no limit. They guard what is costly;
 # a move of a seat holding its token is cheap and is not limited unless THROTTLE_MOVES is set.
 THROTTLE_RATES = {
-    "create": env_str("THROTTLE_CREATE", "300/minute,3000/hour"),
-    "advice": env_str("THROTTLE_ADVICE", "300/minute,5000/hour"),
+    "create": env_str("THROTTLE_CREATE", "600/minute,6000/hour"),
+    "advice": env_str("THROTTLE_ADVICE", "600/minute,10000/hour"),
     "classrooms": env_str("THROTTLE_CLASSROOMS", "60/minute,600/hour"),
     "failures": env_str("THROTTLE_FAILURES", "30/minute,300/hour"),
     "moves": env_str("THROTTLE_MOVES", ""),

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 # What a classroom's keys may do per hour, each key counted on its own (see games.limits).
-DEFAULT_QUOTA = {"games_per_hour": 3000, "advice_per_hour": 5000}
+DEFAULT_QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
 
 
 def default_quota() -> dict[str, int]:

@@ -4,6 +4,7 @@ import statistics
 
 import pytest
 
+from games.classroom_models import DEFAULT_QUOTA
 from games.models import ApiKey
 
 from .conftest import assert_problem
@@ -16,7 +17,7 @@ def test_opening_a_classroom_answers_a_join_code_and_a_teacher_key_once(classes)
     assert set(body) == {"id", "name", "join_code", "teacher_key", "quota", "created_at"}
     assert body["name"] == "5B"
     assert body["teacher_key"].startswith("dk_")
-    assert body["quota"] == {"games_per_hour": 3000, "advice_per_hour": 5000}
+    assert body["quota"] == DEFAULT_QUOTA
     read = classes.teacher(f"/api/v1/classrooms/{body['id']}/", body["teacher_key"])
     assert read.status_code == 200
     assert body["teacher_key"] not in read.content.decode()
@@ -117,7 +118,7 @@ def test_teacher_paths_need_the_teacher_key_of_that_classroom(classes):
     # Nothing was changed by the refused calls: Ann's key still works, the quota stands.
     assert classes.create_with(classes.key_of(room, "Ann")).status_code == 201
     read = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
-    assert read["quota"]["games_per_hour"] == 3000
+    assert read["quota"] == DEFAULT_QUOTA
 
 
 def test_an_unknown_classroom_is_not_found(classes):
@@ -239,7 +240,7 @@ def test_the_teacher_sets_the_quota_strictly(classes):
     path = f"/api/v1/classrooms/{room.id}/"
     response = classes.teacher(path, room.teacher_key, "patch", {"quota": {"games_per_hour": 20}})
     assert response.status_code == 200
-    assert response.json()["quota"] == {"games_per_hour": 20, "advice_per_hour": 5000}
+    assert response.json()["quota"] == DEFAULT_QUOTA | {"games_per_hour": 20}
     for body, code in [
         ({"quota": {"games_per_hour": "20"}}, "invalid"),
         ({"quota": {"games_per_hour": 0}}, "invalid"),
@@ -248,7 +249,7 @@ def test_the_teacher_sets_the_quota_strictly(classes):
     ]:
         assert_problem(classes.teacher(path, room.teacher_key, "patch", body), 400, code)
     read = classes.teacher(path, room.teacher_key).json()
-    assert read["quota"] == {"games_per_hour": 20, "advice_per_hour": 5000}
+    assert read["quota"] == DEFAULT_QUOTA | {"games_per_hour": 20}
 
 
 def test_a_revoked_key_stops_working_at_once_and_a_rotated_one_replaces_it(classes):
