@@ -182,7 +182,7 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_ATTEMPTS", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_CLIENT_IP_CALLABLE = "games.limits.client_address"
+AXES_CLIENT_IP_CALLABLE = "games.limits.admin_login_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 # ---------------------------------------------------------------------------------------------

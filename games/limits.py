@@ -83,7 +83,8 @@ def _normal(entry: str) -> str:
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:
             return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+        # The /64 network, written as its first address (still a valid address).
+        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
     return str(address)
 
 
@@ -98,6 +99,18 @@ def client_address(request: HttpRequest) -> str:
     if hosts and _host(remote) in {_host(h) for h in hosts}:
         return "forwarded"
     return _normal(remote)
+
+
+def admin_login_address(request: HttpRequest) -> str | None:
+    """The address django-axes counts admin logins by: ``client_address`` when it is an
+    address; None (one shared count) for ``forwarded`` or an unknown peer, since axes
+    stores addresses in an address column."""
+    address = client_address(request)
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    return address
 
 
 def _cache():  # noqa: ANN202

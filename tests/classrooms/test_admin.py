@@ -86,3 +86,18 @@ def test_a_right_password_within_the_limit_logs_in(db):
     )
     assert answer.status_code == 302
     assert client.session["_auth_user_id"]
+
+
+def test_addresses_a_server_took_from_forged_headers_share_one_login_count(db, settings):
+    # As uvicorn does for a local peer: the connection's address is the header's entry.
+    User.objects.create_superuser("boss", password="right-password")
+    settings.AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+    login = reverse("admin:login")
+    for i in range(settings.AXES_FAILURE_LIMIT):
+        forged = f"203.0.113.{i}"
+        Client(REMOTE_ADDR=forged, HTTP_X_FORWARDED_FOR=forged).post(
+            login, {"username": f"guess{i}", "password": "wrong"}
+        )
+    forged = "203.0.113.250"
+    client = Client(REMOTE_ADDR=forged, HTTP_X_FORWARDED_FOR=forged)
+    assert client.post(login, {"username": "boss", "password": "right-password"}).status_code == 429

@@ -48,6 +48,7 @@ def test_ipv6_clients_count_per_64_network(settings):
     assert address("2001:db8:1:2:aaaa::1") == address("2001:db8:1:2:bbbb::2")
     assert address("2001:db8:1:2::1") != address("2001:db8:1:3::1")
     assert address("::ffff:192.0.2.5") == "192.0.2.5"
+    assert address("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::"
 
 
 def test_rates_read_several_windows():
