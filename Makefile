@@ -28,13 +28,17 @@ install: $(INSTALLED)
 # Served under ASGI by uvicorn (the live event streams need it): Django has no lifespan
 # events, and open streams get 3 s to end when the server stops. The optimal-strategy tables
 # are built before it serves, once (a few minutes on the first start; kept in STRATEGY_DIR,
-# later starts only check them and rebuild a stale one), so no request waits for one.
+# later starts only check them and rebuild a stale one), so no request waits for one. The
+# client's address is the connection's (X-Forwarded-For is read by the service itself, per
+# NUM_PROXIES). The migration creates the database cache's table (the rate-limit counters
+# without REDIS_URL).
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py build_strategy
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
-		--lifespan off --timeout-graceful-shutdown 3
+		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

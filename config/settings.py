@@ -4,16 +4,31 @@ See the table of settings in README.md.
 """
 
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 
-from .env import env_bool, env_int, env_list, env_str
+from .env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_str("SECRET_KEY", "dev-only-secret-key-set-SECRET_KEY-in-production")
+# -- secret key and HTTPS (see README, "Settings") --------------------------------------------
+# Without SECRET_KEY, a random key is made once and kept in SECRET_KEY_FILE (git-ignored),
+# so signatures survive restarts and no public key ever signs anything.
+SECRET_KEY_FILE = Path(env_str("SECRET_KEY_FILE", str(BASE_DIR / ".secret-key")))
+SECRET_KEY = env_str("SECRET_KEY", "") or secret_key_from_file(SECRET_KEY_FILE)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# The health probe of a container asks over plain HTTP from inside: never redirected.
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
+# ---------------------------------------------------------------------------------------------
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -31,11 +46,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "axes",
 ]
 
 MIDDLEWARE = [
     # First: it turns the bodiless refusals of everything below into problem documents.
-    "games.middleware.ProblemMiddleware",
+    "games.problem_middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -45,6 +61,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # API keys and the stop for repeated wrong credentials (games.middleware).
+    "games.middleware.ApiKeyMiddleware",
+    # Admin login attempts (django-axes): last, as it asks.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -123,15 +143,58 @@ CORS_ALLOW_HEADERS = [
     "if-none-match",
     "idempotency-key",
     "last-event-id",
+    "x-api-key",
 ]
 
-# Requests a client address may make: "<count>/<second|minute|hour|day>", empty for no limit.
+# -- rate limits and the shared cache (games.limits) ----------------------------------------
+# Requests one client (an API key, else an address) may make, as one or more windows:
+# "<count>/<second|minute|hour|day>[,...]"; empty for no limit. They guard what is costly;
+# a move of a seat holding its token is cheap and is not limited unless THROTTLE_MOVES is set.
 THROTTLE_RATES = {
-    "create": env_str("THROTTLE_CREATE", "60/minute"),
-    "moves": env_str("THROTTLE_MOVES", "600/minute"),
+    "create": env_str("THROTTLE_CREATE", "600/minute,6000/hour"),
+    "advice": env_str("THROTTLE_ADVICE", "600/minute,10000/hour"),
+    "classrooms": env_str("THROTTLE_CLASSROOMS", "60/minute,600/hour"),
+    "failures": env_str("THROTTLE_FAILURES", "30/minute,300/hour"),
+    "moves": env_str("THROTTLE_MOVES", ""),
 }
-# Behind a proxy, the number of proxies whose X-Forwarded-For entries are trusted.
-NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0) or None
+# Behind proxies, how many append to X-Forwarded-For; 0: the header is ignored.
+NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
+# Counters shared by every worker and host: Redis when REDIS_URL is set, else a table of
+# the database (created by migrate), which holds across the processes of one machine.
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "dice"),
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "games.cache.DatabaseCache",
+            "LOCATION": "dice_cache",
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "dice"),
+            # Never cull live counters: expired rows are dropped as they are met.
+            "OPTIONS": {"MAX_ENTRIES": 10_000_000},
+        }
+    }
+LIMITS_CACHE = "default"
+
+# Admin login attempts (django-axes), counted in the database: shared by every worker.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_ATTEMPTS", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_CLIENT_IP_CALLABLE = "games.limits.admin_login_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# ---------------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES,
@@ -157,7 +220,10 @@ SPECTACULAR_SETTINGS = {
         "Errors are `application/problem+json` with stable `code` strings. "
         "Moves need the `Authorization: Bearer <token>` of the seat that moves; "
         "tokens are returned once, when the seat is created. "
-        "The service's own web client, built on this API alone, is at `/play/`."
+        "The service's own web client, built on this API alone, is at `/play/`. "
+        "A request may also carry `X-API-Key`, a classroom key (see the classrooms paths): "
+        "it says who is calling, ties the games a student creates to the student, and makes "
+        "the rate limits count per key instead of per address."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -506,3 +506,7 @@ class GameAdmin(admin.ModelAdmin):
     ) -> None:
         # Seats, entries and events are written only by the game services.
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+
+# Classrooms, students and their keys have an admin module of their own.
+from . import classroom_admin  # noqa: E402, F401

@@ -20,11 +20,12 @@ from typing import Any, Literal
 from django.conf import settings
 from django.core.cache import cache
 
-from scoring.strategy import SUPPORTED, load_strategy
+from scoring.strategy import SUPPORTED, StaleTable, load_strategy
 from scoring.strategy.analysis import Analysis, analyse
 
 from .errors import ServiceError
 from .models import Event, Game, Player
+from .strategy import build_in_background, strategy_load
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +64,8 @@ def game_analysis(*, game_id: Any, seats: Seats = "persons") -> GameAnalysis:
             "analysis_unavailable",
             f"{game.ruleset} games cannot be analysed: analysis is available for {known}",
         )
+    # The table is loaded, or the answer is 503 strategy_unavailable: never built here.
+    strategy_load(ruleset_id=game.ruleset, options=game.options)
     players = list(Player.objects.filter(game=game).order_by("seat"))
     chosen = [p for p in players if seats == "all" or p.computer is None]
     return GameAnalysis(game, chosen, analysis_of(game, [p.seat for p in chosen]))
@@ -103,7 +106,7 @@ def seat_accuracies(*, games: Iterable[Game]) -> dict[tuple[uuid.UUID, int], flo
     """
     finished = [
         game for game in games
-        if game.status == Game.Status.FINISHED and analysable(game.ruleset)
+        if game.status == Game.Status.FINISHED and analysable(game.ruleset) and _ready(game)
     ]
     keys = {game.pk: _accuracy_key(game) for game in finished}
     cached = _cache_get(list(keys.values()))
@@ -140,6 +143,17 @@ def seat_accuracy(*, game: Game, seat: int) -> float | None:
 
 
 ACCURACY_CACHE_SECONDS = 30 * 24 * 3600
+
+
+def _ready(game: Game) -> bool:
+    """Whether the game's table is loaded (a missing one is built in the background, and
+    its games' accuracies are left out until then: a roster never waits for a build)."""
+    try:
+        load_strategy(game.ruleset, game.options, settings.STRATEGY_DIR, build_missing=False)
+    except (FileNotFoundError, StaleTable):
+        build_in_background(ruleset_id=game.ruleset, options=game.options)
+        return False
+    return True
 
 
 def _accuracy_key(game: Game) -> str:

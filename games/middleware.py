@@ -1,81 +1,71 @@
-"""Problem documents for the refusals that Django and WhiteNoise send with no body at all.
+"""Who is calling the API, and a stop for addresses that keep presenting wrong credentials.
 
-The API's views, Django's error handlers (``handler404``...) and DRF's exception handler all
-answer problem documents. What remains are bodiless refusals made below them: a 405 from any
-plain Django view (``View.http_method_not_allowed``, ``require_http_methods``: the admin's
-pages, the root redirect) and WhiteNoise's 405 for a static file (it answers before Django's
-URLs are consulted). This middleware, first in the stack so that it sees them all, gives
-such an answer a problem document of its status, keeping its headers (``Allow``...). Answers
-with a body (an HTML page Django renders for a person on the admin, such as the CSRF
-failure page) are left as they are.
+For every path under ``/api/``:
+
+- a request that carries credentials (``X-API-Key``, ``Authorization``, or a classroom
+  join code) from an address that has failed too many checks lately is refused with 429
+  before anything is checked (``THROTTLE_FAILURES``);
+- ``X-API-Key`` is checked: a valid key sets ``request.caller`` (a ``games.keys.Caller``),
+  a wrong or revoked one is refused with 401 ``invalid_api_key``, whatever the path;
+- each wrong key, wrong seat token and wrong join code counts as a failure of the address.
+
+A middleware rather than a DRF authentication class: the moves keep their seat-token
+authentication, and a key must be refused the same way on every path.
 """
 
-from collections.abc import Callable
-from http import HTTPStatus
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.http import FileResponse, HttpRequest, HttpResponseBase, JsonResponse
+from django.http import HttpRequest, HttpResponse
+from django.utils.deprecation import MiddlewareMixin
 
-from .api.errors import PROBLEM, problem
+from .api.errors import problem_response
+from .errors import ServiceError
+from .keys import caller_for_key
+from .limits import failure_record, failures_wait
 
-CODE_OF_STATUS = {
-    400: "invalid",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    406: "not_acceptable",
-    413: "request_too_large",
-    415: "unsupported_media_type",
-    416: "range_not_satisfiable",
-}
-KEPT = {"content-type", "content-length"}  # the problem's own
+FAILED_CODES = {"invalid_token", "invalid_api_key"}
 
 
-class ProblemMiddleware:
-    sync_capable = True
-    async_capable = True
+def _is_join(request: HttpRequest) -> bool:
+    return request.method == "POST" and request.path.rstrip("/").endswith("/classrooms/join")
 
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.is_async:
-            return self.__acall__(request)
-        return self._answer(request, self.get_response(request))
+class ApiKeyMiddleware(MiddlewareMixin):
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        request.caller = None
+        if not request.path.startswith("/api/"):
+            return None
+        key = request.META.get("HTTP_X_API_KEY")
+        if key is not None or "HTTP_AUTHORIZATION" in request.META or _is_join(request):
+            wait = failures_wait(request)
+            if wait is not None:
+                response = problem_response(
+                    "throttled",
+                    "too many wrong keys, tokens or join codes from this address; "
+                    f"retry in {int(wait) + 1} s",
+                )
+                response["Retry-After"] = str(int(wait) + 1)
+                return response
+        if key is None:
+            return None
+        try:
+            request.caller = caller_for_key(key.strip())
+        except ServiceError as refused:
+            failure_record(request)
+            response = problem_response(refused.code, refused.detail)
+            response["WWW-Authenticate"] = 'ApiKey header="X-API-Key"'
+            return response
+        return None
 
-    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
-        return self._answer(request, await self.get_response(request))
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if request.path.startswith("/api/") and self._failed_check(request, response):
+            failure_record(request)
+        return response
 
     @staticmethod
-    def _answer(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if response.status_code < 400 or not _bodiless(response):
-            return response
-        return problem_for(request, response)
-
-
-def _bodiless(response: HttpResponseBase) -> bool:
-    if isinstance(response, FileResponse):  # WhiteNoise's refusals carry no file
-        return getattr(response, "file_to_stream", None) is None
-    return not response.streaming and not response.content
-
-
-def problem_for(request: HttpRequest, response: HttpResponseBase) -> JsonResponse:
-    status = response.status_code
-    code = CODE_OF_STATUS.get(status, "server_error" if status >= 500 else "invalid")
-    try:
-        phrase = HTTPStatus(status).phrase
-    except ValueError:  # a status Python does not name
-        phrase = "Error"
-    detail = phrase.lower()
-    if status == 405:
-        detail = f'method "{request.method}" not allowed on {request.path}'
-    body = problem(code, detail) | {"status": status, "title": phrase}
-    answer = JsonResponse(body, status=status, content_type=PROBLEM)
-    for name, value in response.items():
-        if name.lower() not in KEPT:
-            answer[name] = value
-    return answer
+    def _failed_check(request: HttpRequest, response: HttpResponse) -> bool:
+        data: Any = getattr(response, "data", None)
+        code = data.get("code") if isinstance(data, dict) else None
+        if response.status_code == 401 and code in FAILED_CODES:
+            return True
+        return response.status_code == 404 and _is_join(request)

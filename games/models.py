@@ -9,6 +9,8 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
+from .classroom_models import ApiKey, Classroom, Student  # noqa: F401  (registered here)
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -31,6 +33,13 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A game created with a student's API key belongs to that student (and its classroom).
+    classroom = models.ForeignKey(
+        "games.Classroom", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
+    student = models.ForeignKey(
+        "games.Student", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -26,6 +26,7 @@ from scoring.ruleset import Outcome
 from scoring.strategy import computer_command, levels_for
 
 from . import replays
+from .classroom_models import Student
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from .notify import announce
@@ -51,10 +52,12 @@ def game_create(
     players: Sequence[Seat],
     open_seats: int = 0,
     seed: int | None = None,
+    student: Student | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
     A game with no person seat and no open seat is played to its end within this call.
+    ``student``: the student whose API key created it; the game then belongs to them.
     """
     # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
     if any(p.computer == "optimal" for p in players):
@@ -62,7 +65,14 @@ def game_create(
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     _check_computers(ruleset.id, players)
-    game = Game(ruleset=ruleset.id, options=chosen, ranked=seed is None, seed=seed)
+    game = Game(
+        ruleset=ruleset.id,
+        options=chosen,
+        ranked=seed is None,
+        seed=seed,
+        student=student,
+        classroom_id=student.classroom_id if student is not None else None,
+    )
     match = _match(game, players)
     outcome = match.new(open_seats=open_seats, dice=_dice(game), mind=_mind(game))
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}

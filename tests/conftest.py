@@ -1,4 +1,5 @@
 import os
+import secrets
 
 import pytest
 
@@ -8,3 +9,42 @@ def on_postgres() -> bool:
 
 
 postgres_only = pytest.mark.skipif(not on_postgres(), reason="needs PostgreSQL (DATABASE_URL)")
+
+
+# -- the shared cache of the rate limits ----------------------------------------------------
+# Tests count in the Redis server on 127.0.0.1:6379 when there is one (database 1, or
+# TEST_REDIS_URL), as a deployment does; else in the database cache, the default. Each test
+# gets keys of its own, so counters never leak from one test into the next.
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
+
+
+def redis_available() -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=0.5).ping())
+    except Exception:  # no server, or no client library: use the database cache
+        return False
+
+
+REDIS = redis_available()
+
+
+def caches_for(prefix: str) -> dict:
+    if REDIS:
+        backend = {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": TEST_REDIS_URL,
+        }
+    else:
+        backend = {
+            "BACKEND": "games.cache.DatabaseCache",
+            "LOCATION": "dice_cache",
+            "OPTIONS": {"MAX_ENTRIES": 10_000_000},
+        }
+    return {"default": {**backend, "KEY_PREFIX": prefix, "TIMEOUT": 600}}
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(settings) -> None:  # noqa: ANN001
+    settings.CACHES = caches_for(f"test-{secrets.token_hex(6)}")

@@ -20,7 +20,7 @@ def command_text(service: dict[str, Any]) -> str:
 
 
 def test_both_services_are_declared(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"db", "web"}
+    assert set(compose["services"]) == {"db", "redis", "web"}
 
 
 def test_the_database_is_postgres_16_on_a_named_volume(compose: dict[str, Any]) -> None:
@@ -36,7 +36,10 @@ def test_the_database_reports_health_with_pg_isready(compose: dict[str, Any]) ->
 
 
 def test_web_waits_for_a_healthy_database(compose: dict[str, Any]) -> None:
-    assert compose["services"]["web"]["depends_on"] == {"db": {"condition": "service_healthy"}}
+    assert compose["services"]["web"]["depends_on"] == {
+        "db": {"condition": "service_healthy"},
+        "redis": {"condition": "service_healthy"},
+    }
 
 
 def test_web_reports_health_from_the_health_endpoint(compose: dict[str, Any]) -> None:
@@ -104,3 +107,10 @@ def test_web_is_built_from_the_project_with_no_dockerfile_of_its_own(
     assert {"pyproject.toml", "manage.py", "config", "games", "scoring"} <= set(copied)
     missing = [source for source in copied if not (COMPOSE.parent / source).exists()]
     assert not missing, f"the image copies paths the project does not have: {missing}"
+
+
+def test_the_rate_limit_counters_live_in_the_redis_service(compose: dict[str, Any]) -> None:
+    redis = compose["services"]["redis"]
+    assert redis["image"].startswith("redis:")
+    assert "redis-cli" in " ".join(redis["healthcheck"]["test"])
+    assert compose["services"]["web"]["environment"]["REDIS_URL"].startswith("redis://redis:")

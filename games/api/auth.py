@@ -5,6 +5,9 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
+from ..classroom_models import Student
+from ..keys import Caller
+
 
 class SeatTokenAuthentication(BaseAuthentication):
     """Reads the bearer token; which seat (if any) it belongs to is the service's check."""
@@ -37,4 +40,39 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
             "type": "http",
             "scheme": "bearer",
             "description": "The moving seat's token, returned once when the seat is created.",
+        }
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    """``X-API-Key``: the key is checked for every path by ``games.middleware``; here the
+    caller it named becomes ``request.auth`` (absent: anonymous)."""
+
+    def authenticate(self, request: Request) -> tuple[None, Caller] | None:
+        caller = getattr(request._request, "caller", None)
+        return (None, caller) if caller is not None else None
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'ApiKey header="X-API-Key"'
+
+
+def request_student(request: Request) -> Student | None:
+    """The student whose key the request carries, if any: their new games are theirs."""
+    caller = getattr(request._request, "caller", None)
+    return caller.student if caller is not None else None
+
+
+class ApiKeyScheme(OpenApiAuthenticationExtension):
+    target_class = ApiKeyAuthentication
+    name = "apiKey"
+
+    def get_security_definition(self, auto_schema):  # noqa: ANN001, ANN201
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "X-API-Key",
+            "description": "A classroom key: the teacher key returned when the classroom is "
+            "opened, or a student's key returned when the student joins (each shown once). "
+            "Optional on public paths: a game created with a student's key belongs to that "
+            "student, and the limits then count per key, following the classroom's quota. "
+            "A wrong or revoked key is refused with 401 `invalid_api_key` on every path.",
         }

@@ -16,7 +16,9 @@ WHEN = {
     "`unknown_category`, `unknown_ruleset`, `invalid_dice`). A field the body does not "
     "take is `unknown_field` and a value of the wrong JSON type `invalid`; `errors` names "
     "each field at fault.",
-    401: "Missing or wrong seat token (`not_authenticated`, `invalid_token`).",
+    401: "Missing or wrong seat token (`not_authenticated`, `invalid_token`), or a wrong or "
+    "revoked `X-API-Key` (`invalid_api_key`).",
+    403: "The `X-API-Key` is not this classroom's teacher key (`forbidden`).",
     404: "No such game or ruleset (`not_found`).",
     405: "The path does not take this method (`method_not_allowed`).",
     406: "The client accepts no JSON (`not_acceptable`).",
@@ -27,7 +29,7 @@ WHEN = {
     413: "The body is larger than the service accepts (`request_too_large`).",
     415: "The body is not `application/json` (`unsupported_media_type`).",
     422: "The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).",
-    429: "Too many requests from this address (`throttled`); see `Retry-After`.",
+    429: "Too many requests from this API key or address (`throttled`); see `Retry-After`.",
     503: "The database cannot be reached (`database_unavailable`); try again after "
     "`Retry-After` seconds.",
 }
@@ -129,6 +131,8 @@ GAME = {
     "created_at": "2026-11-21T10:00:00Z",
     "updated_at": "2026-11-21T10:01:30Z",
     "finished_at": None,
+    "classroom": None,
+    "student": None,
 }
 GAME_EXAMPLE = OpenApiExample("A game in its second round", value=GAME, response_only=True)
 

@@ -37,6 +37,9 @@ def render_game(
         "created_at": _time(game.created_at),
         "updated_at": _time(game.updated_at),
         "finished_at": _time(game.finished_at) if game.finished_at else None,
+        # A student's game: its classroom and the student (one query when not prefetched).
+        "classroom": str(game.classroom_id) if game.classroom_id else None,
+        "student": game.student.name if game.student_id else None,
     }
 
 

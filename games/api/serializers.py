@@ -425,6 +425,13 @@ class GameOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    classroom = serializers.UUIDField(
+        allow_null=True, help_text="The classroom of the student who created the game, if any."
+    )
+    student = serializers.CharField(
+        allow_null=True,
+        help_text="The name of the student whose API key created the game; null otherwise.",
+    )
 
 
 class EventOut(serializers.Serializer):

@@ -3,6 +3,7 @@ import uuid
 from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
+from . import classrooms
 from .leaderboard import LeaderboardView
 from .stream import game_stream
 from .views import UUID_RE, GameViewSet, HealthView, RulesetViewSet
@@ -31,4 +32,28 @@ urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),
     *router.urls,
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+    # Classrooms and their keys (games.api.classrooms).
+    path("classrooms/", classrooms.ClassroomCreateView.as_view(), name="classroom-list"),
+    path("classrooms/join/", classrooms.ClassroomJoinView.as_view(), name="classroom-join"),
+    path("classrooms/<game_id:pk>/", classrooms.ClassroomView.as_view(), name="classroom-detail"),
+    path(
+        "classrooms/<game_id:pk>/games/",
+        classrooms.ClassroomGamesView.as_view(),
+        name="classroom-games",
+    ),
+    path(
+        "classrooms/<game_id:pk>/leaderboard/",
+        classrooms.ClassroomLeaderboardView.as_view(),
+        name="classroom-leaderboard",
+    ),
+    path(
+        "classrooms/<game_id:pk>/students/<game_id:student_id>/revoke/",
+        classrooms.StudentRevokeView.as_view(),
+        name="classroom-student-revoke",
+    ),
+    path(
+        "classrooms/<game_id:pk>/students/<game_id:student_id>/rotate/",
+        classrooms.StudentRotateView.as_view(),
+        name="classroom-student-rotate",
+    ),
 ]

@@ -30,7 +30,7 @@ from ..analysis import game_analysis
 from ..models import Event, Game, Player
 from ..strategy import strategy_load
 from . import docs
-from .auth import SeatTokenAuthentication
+from .auth import SeatTokenAuthentication, request_student
 from .errors import PROBLEM, problem, problem_headers
 from .filters import GameFilter
 from .render import render_analysis, render_event, render_game, render_ruleset
@@ -60,7 +60,7 @@ from .serializers import (
     ScratchBoxIn,
     StartIn,
 )
-from .throttles import CreateThrottle, MoveThrottle
+from .throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
@@ -138,21 +138,30 @@ class GameViewSet(viewsets.GenericViewSet):
     authentication_classes: list = []
 
     def get_throttles(self) -> list:
-        if self.action == "create":
+        if self.action in ("create", "join"):
             return [CreateThrottle()]
+        if self.action == "hint":
+            return [AdviceThrottle()]
         if self.action in CHANGES:
             return [MoveThrottle()]
         return []
 
     def get_queryset(self):  # noqa: ANN201
         seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        return Game.objects.prefetch_related(seats).order_by("-created_at", "id")
+        return (
+            Game.objects.select_related("student")
+            .prefetch_related(seats)
+            .order_by("-created_at", "id")
+        )
 
     @extend_schema(
         summary="Create a game",
-        description="The answer carries each person's seat token, shown only here.",
+        description="The answer carries each person's seat token, shown only here. With a "
+        "student's `X-API-Key` the game is the student's (its `classroom` and `student` say "
+        "so) and the limits count per key; without one, per client address.",
         request=GameCreateIn,
-        responses={201: GameOut, **docs.problems(400, 413, 415, 429, strategy=True)},
+        auth=[{"apiKey": []}, {}],
+        responses={201: GameOut, **docs.problems(400, 401, 413, 415, 429, strategy=True)},
         examples=[
             docs.GAME_EXAMPLE,
             OpenApiExample(
@@ -181,6 +190,7 @@ class GameViewSet(viewsets.GenericViewSet):
             players=[Seat(p["name"], p["computer"]) for p in data["players"]],
             open_seats=data["open_seats"],
             seed=data["seed"],
+            student=request_student(request),
         )
         body = render_game(created.game, created.players, created.tokens)
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
@@ -295,7 +305,7 @@ class GameViewSet(viewsets.GenericViewSet):
         "a game of several seats it maximises the seat's own expected score and ignores the "
         "others'. Maxi Yatzy and Ten Thousand have no table: the hint is then the move of the "
         "strongest computer player (`method: heuristic`), with no expected values.",
-        responses={200: HintOut, **docs.problems(404, 409, strategy=True)},
+        responses={200: HintOut, **docs.problems(404, 409, 429, strategy=True)},
         examples=[docs.HINT_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
@@ -476,6 +486,9 @@ class RulesetViewSet(viewsets.ViewSet):
     lookup_value_regex = "[a-z0-9-]+"
     authentication_classes: list = []
 
+    def get_throttles(self) -> list:
+        return [AdviceThrottle()] if self.action == "advice" else []
+
     def list(self, request: Request) -> Response:
         return Response([render_ruleset(r) for r in RULESETS.values()])
 
@@ -527,7 +540,7 @@ class RulesetViewSet(viewsets.ViewSet):
         "Yatzy). `rolls_left` is the number of rolls still allowed after `dice`; with `dice` "
         "null the answer is the value at the start of the turn, with no options.",
         request=AdviceIn,
-        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415, strategy=True)},
+        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415, 429, strategy=True)},
         examples=[docs.ADVICE_REQUEST, docs.ADVICE_EXAMPLE],
     )
     @action(detail=True, methods=["post"])

@@ -157,6 +157,9 @@ def live_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServi
             # make each test depend on how many games the ones before it created.
             "THROTTLE_CREATE": "",
             "THROTTLE_MOVES": "",
+            "THROTTLE_ADVICE": "",
+            "THROTTLE_CLASSROOMS": "",
+            "THROTTLE_FAILURES": "",
         }
         migrate = subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput"],

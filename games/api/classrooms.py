@@ -1,0 +1,577 @@
+"""Classrooms over HTTP: thin views over ``games.classrooms``.
+
+Opening and joining are public (limited per address); every other path is the teacher's:
+``X-API-Key`` must be the classroom's teacher key (see ``classroom_for_teacher``).
+"""
+
+import contextlib
+import uuid
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import RULESETS
+
+from .. import classrooms as service
+from ..classroom_models import DEFAULT_QUOTA, Classroom
+from ..models import Game, Player
+from . import docs
+from .auth import ApiKeyAuthentication
+from .leaderboard import LeaderboardQuery
+from .pagination import GamePagination
+from .render import render_game
+from .serializers import GameOut
+from .strict import StrictCharField, StrictIntegerField, StrictSerializer
+from .throttles import ClassroomThrottle
+
+MOST_PER_HOUR = 1_000_000
+
+# -- requests ------------------------------------------------------------------------------
+
+
+class ClassroomCreateIn(StrictSerializer):
+    name = StrictCharField(max_length=80, trim_whitespace=True, help_text="e.g. `5B`.")
+
+
+class ClassroomJoinIn(StrictSerializer):
+    join_code = StrictCharField(
+        max_length=32, help_text="The code the teacher handed out (any case; dashes ignored)."
+    )
+    name = StrictCharField(
+        max_length=50,
+        trim_whitespace=True,
+        help_text="The student's name, unique in the classroom (case does not matter).",
+    )
+
+
+class QuotaIn(StrictSerializer):
+    games_per_hour = StrictIntegerField(
+        min_value=1,
+        max_value=MOST_PER_HOUR,
+        required=False,
+        help_text="Games each key of the classroom may create (or seats it may join) per hour.",
+    )
+    advice_per_hour = StrictIntegerField(
+        min_value=1,
+        max_value=MOST_PER_HOUR,
+        required=False,
+        help_text="Hints and advice each key of the classroom may ask per hour.",
+    )
+
+
+class ClassroomPatchIn(StrictSerializer):
+    quota = QuotaIn(help_text="The limits to change; those not given stay as they are.")
+
+
+# -- responses -----------------------------------------------------------------------------
+
+
+class QuotaOut(serializers.Serializer):
+    games_per_hour = serializers.IntegerField(
+        help_text="Games each key may create (or seats it may join) per hour."
+    )
+    advice_per_hour = serializers.IntegerField(
+        help_text="Hints and advice each key may ask per hour."
+    )
+
+
+class ClassroomCreatedOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    join_code = serializers.CharField(help_text="Hand it to the students: they join with it.")
+    teacher_key = serializers.CharField(
+        help_text="Send it as `X-API-Key` on the teacher's paths. Shown only here: keep it."
+    )
+    quota = QuotaOut()
+    created_at = serializers.DateTimeField()
+
+
+class RefOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+
+
+class JoinedOut(serializers.Serializer):
+    classroom = RefOut()
+    student = RefOut()
+    api_key = serializers.CharField(
+        help_text="The student's own key: send it as `X-API-Key`. Shown only here."
+    )
+
+
+class RulesetFiguresOut(serializers.Serializer):
+    games_finished = serializers.IntegerField()
+    mean = serializers.FloatField(help_text="The mean final total of the student's seat.")
+    best = serializers.IntegerField(help_text="The best final total of the student's seat.")
+    mean_accuracy = serializers.FloatField(
+        allow_null=True,
+        help_text="The mean accuracy (see the analysis endpoint) of those games that have an "
+        "analysis; null when none has.",
+    )
+
+
+class RosterStudentOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    joined_at = serializers.DateTimeField()
+    games_started = serializers.IntegerField(help_text="Games created with the student's key.")
+    games_finished = serializers.IntegerField()
+    rulesets = serializers.DictField(
+        child=RulesetFiguresOut(),
+        help_text="Per ruleset id, figures over the student's finished games of it.",
+    )
+
+
+class ClassroomOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    join_code = serializers.CharField()
+    quota = QuotaOut()
+    created_at = serializers.DateTimeField()
+    students = RosterStudentOut(many=True)
+
+
+class GamesPageOut(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Games that match, on every page.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameOut(many=True)
+
+
+class ClassEntryOut(serializers.Serializer):
+    rank = serializers.IntegerField(min_value=1)
+    name = serializers.CharField(help_text="The student's name.")
+    score = serializers.IntegerField()
+    game = serializers.UUIDField()
+    finished_at = serializers.DateTimeField()
+    ranked = serializers.BooleanField(help_text="False for a seeded game (reproducible dice).")
+
+
+class StudentKeyOut(serializers.Serializer):
+    student = RefOut()
+    revoked = serializers.BooleanField(
+        help_text="True: every key the student held stops working at once."
+    )
+    api_key = serializers.CharField(
+        required=False, help_text="After `rotate`: the student's new key, shown only here."
+    )
+
+
+# -- examples ------------------------------------------------------------------------------
+
+CLASSROOM_ID = "6a1f0f6e-2b4c-4d8e-9f10-1a2b3c4d5e6f"
+STUDENT_ID = "0b5e7d3c-91a2-4f6b-8c3d-2e1f0a9b8c7d"
+TEACHER_KEY = "dk_Ab3dEf7hJk_v0XbH3kQ9mR2tY5wZ8cF1gJ4nP7sU0xA3dG6jL9oR2uX5"
+STUDENT_KEY = "dk_Qr8sTu2vWx_Zy1Xw2Vu3Ts4Rq5Po6Nm7Lk8Ji9Hg0Fe1Dc2Ba3Zy4Xw5V"
+QUOTA = dict(DEFAULT_QUOTA)
+CREATED_EXAMPLE = OpenApiExample(
+    "A new classroom",
+    response_only=True,
+    status_codes=["201"],
+    value={
+        "id": CLASSROOM_ID,
+        "name": "5B",
+        "join_code": "K7QXM2PD",
+        "teacher_key": TEACHER_KEY,
+        "quota": QUOTA,
+        "created_at": "2026-11-23T08:00:00Z",
+    },
+)
+ROSTER_EXAMPLE = OpenApiExample(
+    "A classroom with one student",
+    response_only=True,
+    value={
+        "id": CLASSROOM_ID,
+        "name": "5B",
+        "join_code": "K7QXM2PD",
+        "quota": QUOTA,
+        "created_at": "2026-11-23T08:00:00Z",
+        "students": [
+            {
+                "id": STUDENT_ID,
+                "name": "Ann",
+                "joined_at": "2026-11-23T08:05:00Z",
+                "games_started": 4,
+                "games_finished": 3,
+                "rulesets": {
+                    "yahtzee": {
+                        "games_finished": 3,
+                        "mean": 221.33333333333334,
+                        "best": 254,
+                        "mean_accuracy": None,
+                    }
+                },
+            }
+        ],
+    },
+)
+WRONG_KEY_EXAMPLE = OpenApiExample(
+    "A wrong or revoked key",
+    response_only=True,
+    status_codes=["401"],
+    value={
+        "type": "urn:dice-games:problem:invalid_api_key",
+        "title": "Not authenticated",
+        "status": 401,
+        "detail": "this API key is not valid (wrong or revoked)",
+        "code": "invalid_api_key",
+    },
+)
+FORBIDDEN_EXAMPLE = OpenApiExample(
+    "A student's key on a teacher's path",
+    response_only=True,
+    status_codes=["403"],
+    value={
+        "type": "urn:dice-games:problem:forbidden",
+        "title": "Forbidden",
+        "status": 403,
+        "detail": "only the classroom's teacher key may do this",
+        "code": "forbidden",
+    },
+)
+TEACHER_ERRORS = {
+    **docs.problems(404, 429),
+    (401, "application/problem+json"): OpenApiResponse(
+        docs.ProblemOut,
+        description="No `X-API-Key` (`not_authenticated`), or a wrong or revoked one "
+        "(`invalid_api_key`).",
+    ),
+    (403, "application/problem+json"): OpenApiResponse(
+        docs.ProblemOut,
+        description="A student's key, or another classroom's teacher key (`forbidden`).",
+    ),
+}
+TEACHER_EXAMPLES = [WRONG_KEY_EXAMPLE, FORBIDDEN_EXAMPLE]
+
+
+def render_classroom(classroom: Classroom) -> dict[str, Any]:
+    return {
+        "id": classroom.id,
+        "name": classroom.name,
+        "join_code": classroom.join_code,
+        "quota": {**DEFAULT_QUOTA, **classroom.quota},
+        "created_at": classroom.created_at,
+    }
+
+
+class TeacherView(APIView):
+    """A path of one classroom's teacher."""
+
+    authentication_classes = [ApiKeyAuthentication]
+
+    def classroom(self, request: Request, pk: uuid.UUID) -> Classroom:
+        return service.classroom_for_teacher(caller=request.auth, classroom_id=pk)
+
+
+# -- views ---------------------------------------------------------------------------------
+
+
+class ClassroomCreateView(APIView):
+    authentication_classes: list = []
+    throttle_classes = [ClassroomThrottle]
+
+    @extend_schema(
+        summary="Open a classroom",
+        description="Answers the classroom with its `join_code`, for the students, and the "
+        "`teacher_key`, for the teacher's paths. The key is shown only here: it is stored "
+        "as a digest and cannot be shown again.",
+        request=ClassroomCreateIn,
+        responses={201: ClassroomCreatedOut, **docs.problems(400, 413, 415, 429)},
+        examples=[OpenApiExample("5B", value={"name": "5B"}, request_only=True), CREATED_EXAMPLE],
+    )
+    def post(self, request: Request) -> Response:
+        given = ClassroomCreateIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        opened = service.classroom_create(name=given.validated_data["name"])
+        body = render_classroom(opened.classroom) | {"teacher_key": opened.teacher_key}
+        return Response(ClassroomCreatedOut(body).data, status=201)
+
+
+class ClassroomJoinView(APIView):
+    authentication_classes: list = []
+    throttle_classes = [ClassroomThrottle]
+
+    @extend_schema(
+        summary="Join a classroom",
+        description="A student joins with the classroom's code and gets a key of their own, "
+        "shown only here. Games the student creates with it (`X-API-Key`) are theirs and "
+        "show on the teacher's roster. A wrong code: 404 `not_found` (wrong codes count "
+        "against the address, see `THROTTLE_FAILURES`); a name already in the classroom: "
+        "409 `name_taken`.",
+        request=ClassroomJoinIn,
+        responses={
+            201: JoinedOut,
+            **docs.problems(400, 404, 413, 415, 429),
+            (409, "application/problem+json"): OpenApiResponse(
+                docs.ProblemOut, description="The name is taken in this classroom (`name_taken`)."
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Ann joins", value={"join_code": "K7QXM2PD", "name": "Ann"}, request_only=True
+            ),
+            OpenApiExample(
+                "Ann's key",
+                response_only=True,
+                status_codes=["201"],
+                value={
+                    "classroom": {"id": CLASSROOM_ID, "name": "5B"},
+                    "student": {"id": STUDENT_ID, "name": "Ann"},
+                    "api_key": STUDENT_KEY,
+                },
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        given = ClassroomJoinIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        joined = service.classroom_join(**given.validated_data)
+        body = {
+            "classroom": {"id": joined.classroom.id, "name": joined.classroom.name},
+            "student": {"id": joined.student.id, "name": joined.student.name},
+            "api_key": joined.api_key,
+        }
+        return Response(JoinedOut(body).data, status=201)
+
+
+class ClassroomView(TeacherView):
+    def _answer(self, classroom: Classroom) -> Response:
+        body = render_classroom(classroom) | {
+            "students": service.classroom_roster(classroom=classroom)
+        }
+        return Response(ClassroomOut(body).data)
+
+    @extend_schema(
+        summary="The classroom and its roster (teacher)",
+        description="Every student with `games_started` (games created with their key), "
+        "`games_finished`, and per ruleset over their finished games: `mean` and `best` "
+        "final total of the student's seat (the game's first person seat) and "
+        "`mean_accuracy` where analysis exists (else null). Seeded games and house rules "
+        "count too.",
+        responses={200: ClassroomOut, **TEACHER_ERRORS},
+        examples=[ROSTER_EXAMPLE, *TEACHER_EXAMPLES],
+    )
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        return self._answer(self.classroom(request, pk))
+
+    @extend_schema(
+        summary="Set the classroom's quota (teacher)",
+        description="The limits that each key of the classroom (the students' and the "
+        "teacher's) is held to, counted per key and shared by every worker of the "
+        "service; they replace the per-address limits for requests carrying a key. "
+        "Answers the classroom with its roster.",
+        request=ClassroomPatchIn,
+        responses={200: ClassroomOut, **TEACHER_ERRORS, **docs.problems(400, 413, 415)},
+        examples=[
+            OpenApiExample(
+                "Twenty games an hour",
+                value={"quota": {"games_per_hour": 20}},
+                request_only=True,
+            ),
+            ROSTER_EXAMPLE,
+            *TEACHER_EXAMPLES,
+        ],
+    )
+    def patch(self, request: Request, pk: uuid.UUID) -> Response:
+        classroom = self.classroom(request, pk)
+        given = ClassroomPatchIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        classroom = service.classroom_set_quota(
+            classroom=classroom, quota=given.validated_data["quota"]
+        )
+        return self._answer(classroom)
+
+
+class ClassroomGameFilter(filters.FilterSet):
+    ruleset = filters.ChoiceFilter(choices=[(r, r) for r in RULESETS])
+    status = filters.ChoiceFilter(choices=Game.Status.choices)
+    student = filters.CharFilter(
+        method="with_student",
+        max_length=50,
+        help_text="The student's id, or name (case does not matter).",
+    )
+
+    class Meta:
+        model = Game
+        fields = ["ruleset", "status", "student"]
+
+    def with_student(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
+        match = Q(student__name_key=value.casefold())
+        with contextlib.suppress(ValueError):
+            match |= Q(student_id=uuid.UUID(value))
+        return queryset.filter(match)
+
+
+GAMES_QUERY = [
+    OpenApiParameter("ruleset", {"type": "string", "enum": list(RULESETS)}),
+    OpenApiParameter("status", {"type": "string", "enum": list(Game.Status.values)}),
+    OpenApiParameter(
+        "student", {"type": "string", "maxLength": 50}, description="The student's id or name."
+    ),
+    OpenApiParameter("page", {"type": "integer", "minimum": 1}),
+    OpenApiParameter(
+        "page_size", {"type": "integer", "minimum": 1, "maximum": GamePagination.max_page_size}
+    ),
+]
+
+
+class ClassroomGamesView(TeacherView):
+    @extend_schema(
+        summary="The students' games (teacher)",
+        description="Games created with the classroom's student keys, newest first, "
+        "paginated; filter by `ruleset`, `status` and `student` (id or name).",
+        parameters=GAMES_QUERY,
+        responses={200: GamesPageOut, **TEACHER_ERRORS, **docs.problems(400)},
+        examples=[
+            OpenApiExample(
+                "One page",
+                response_only=True,
+                value={
+                    "count": 1,
+                    "next": None,
+                    "previous": None,
+                    "results": [
+                        docs.GAME | {"classroom": CLASSROOM_ID, "student": "Ann"},
+                    ],
+                },
+            ),
+            *TEACHER_EXAMPLES,
+        ],
+    )
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        classroom = self.classroom(request, pk)
+        chosen = ClassroomGameFilter(
+            request.query_params, queryset=service.classroom_games(classroom=classroom)
+        )
+        if not chosen.is_valid():
+            raise ValidationError(chosen.errors)
+        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
+        games = chosen.qs.select_related("student").prefetch_related(seats)
+        pages = GamePagination()
+        page = pages.paginate_queryset(games, request, view=self)
+        return pages.get_paginated_response(
+            [render_game(game, list(game.players.all())) for game in page]
+        )
+
+
+class ClassroomLeaderboardView(TeacherView):
+    @extend_schema(
+        summary="The classroom's high scores (teacher)",
+        description="As `/api/v1/leaderboard/`, with the classroom's students only: the "
+        "best totals of the student's seat in their finished games of the ruleset. Seeded "
+        "games are included, marked `\"ranked\": false`; games with house rules are "
+        "included too.",
+        parameters=[LeaderboardQuery],
+        responses={200: ClassEntryOut(many=True), **TEACHER_ERRORS, **docs.problems(400)},
+        examples=[
+            OpenApiExample(
+                "Two students",
+                response_only=True,
+                value=[
+                    {
+                        "rank": 1,
+                        "name": "Ann",
+                        "score": 254,
+                        "game": "3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10",
+                        "finished_at": "2026-11-23T09:02:11Z",
+                        "ranked": True,
+                    },
+                    {
+                        "rank": 2,
+                        "name": "Ben",
+                        "score": 231,
+                        "game": "9b7d1e42-5a3c-4f08-8e6b-1c2d3e4f5a6b",
+                        "finished_at": "2026-11-23T09:10:00Z",
+                        "ranked": False,
+                    },
+                ],
+            ),
+            *TEACHER_EXAMPLES,
+        ],
+    )
+    def get(self, request: Request, pk: uuid.UUID) -> Response:
+        classroom = self.classroom(request, pk)
+        query = LeaderboardQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = service.classroom_leaderboard(classroom=classroom, **query.validated_data)
+        return Response(ClassEntryOut(rows, many=True).data)
+
+
+class StudentKeyView(TeacherView):
+    """Revoke or rotate one student's key."""
+
+    rotate = False
+
+    def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
+        classroom = self.classroom(request, pk)
+        if not isinstance(request.data, dict) or request.data:
+            raise ValidationError({"body": ["the body must be empty or {}"]})
+        if self.rotate:
+            student, key = service.student_key_rotate(classroom=classroom, student_id=student_id)
+            body = {"student": student, "revoked": True, "api_key": key}
+        else:
+            student = service.student_key_revoke(classroom=classroom, student_id=student_id)
+            body = {"student": student, "revoked": True}
+        return Response(StudentKeyOut(body).data)
+
+
+class EmptyIn(StrictSerializer):
+    pass
+
+
+class StudentRevokeView(StudentKeyView):
+    @extend_schema(
+        summary="Revoke a student's key (teacher)",
+        description="The student's key stops working at once, on every path (401 "
+        "`invalid_api_key`). The student and their games stay; `rotate` gives them a new key.",
+        request=EmptyIn,
+        responses={200: StudentKeyOut, **TEACHER_ERRORS, **docs.problems(400)},
+        examples=[
+            OpenApiExample(
+                "Revoked",
+                response_only=True,
+                value={"student": {"id": STUDENT_ID, "name": "Ann"}, "revoked": True},
+            ),
+            *TEACHER_EXAMPLES,
+        ],
+    )
+    def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
+        return super().post(request, pk, student_id)
+
+
+class StudentRotateView(StudentKeyView):
+    rotate = True
+
+    @extend_schema(
+        summary="Give a student a new key (teacher)",
+        description="Every key the student held stops working at once; the answer carries "
+        "the new one, shown only here. The student keeps their games.",
+        request=EmptyIn,
+        responses={200: StudentKeyOut, **TEACHER_ERRORS, **docs.problems(400)},
+        examples=[
+            OpenApiExample(
+                "A new key",
+                response_only=True,
+                value={
+                    "student": {"id": STUDENT_ID, "name": "Ann"},
+                    "revoked": True,
+                    "api_key": STUDENT_KEY,
+                },
+            ),
+            *TEACHER_EXAMPLES,
+        ],
+    )
+    def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
+        return super().post(request, pk, student_id)

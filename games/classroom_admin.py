@@ -1,0 +1,158 @@
+"""The admin of classrooms, students and their keys.
+
+Keys are never shown: only their public prefix (``dk_<prefix>_…``) tells them apart, and
+the stored digest is not displayed either. Keys and students come from the API; here an
+admin reads them, renames a classroom or changes its quota, and may revoke keys.
+"""
+
+from django.contrib import admin, messages
+from django.db.models import Count, Prefetch, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from .classroom_models import ApiKey, Classroom, Student
+from .models import Game, Player
+
+
+def key_label(key: ApiKey) -> str:
+    state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "live"
+    return f"dk_{key.prefix}_… ({state})"
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class StudentInline(ReadOnlyInline):
+    model = Student
+    fields = ("name", "joined_at")
+    readonly_fields = fields
+
+
+class StudentGameInline(ReadOnlyInline):
+    model = Game
+    fk_name = "student"
+    verbose_name = "game"
+    fields = ("game_link", "ruleset", "status", "ranked", "totals", "created_at", "finished_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
+        return super().get_queryset(request).prefetch_related(seats)
+
+    @admin.display(description="game")
+    def game_link(self, game: Game) -> str:
+        url = reverse("admin:games_game_change", args=[game.pk])
+        return format_html('<a href="{}">{}</a>', url, str(game.pk)[:8])
+
+    @admin.display(description="seats and totals")
+    def totals(self, game: Game) -> str:
+        return ", ".join(f"{p.name} {p.total}" for p in game.players.all())
+
+
+class KeyInline(ReadOnlyInline):
+    model = ApiKey
+    fk_name = "student"
+    show_change_link = False
+    fields = ("key", "created_at", "revoked_at")
+    readonly_fields = fields
+
+    @admin.display(description="key")
+    def key(self, key: ApiKey) -> str:
+        return key_label(key)
+
+
+@admin.register(Classroom)
+class ClassroomAdmin(admin.ModelAdmin):
+    list_display = ("name", "join_code", "student_count", "game_count", "created_at")
+    search_fields = ("name", "join_code", "students__name")
+    fields = ("id", "name", "join_code", "quota", "created_at")
+    readonly_fields = ("id", "join_code", "created_at")
+    inlines = (StudentInline,)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Classroom]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                students_n=Count("students", distinct=True),
+                games_n=Count("games", distinct=True),
+            )
+        )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # opened through the API, which hands out the teacher key
+
+    @admin.display(description="students", ordering="students_n")
+    def student_count(self, classroom: Classroom) -> int:
+        return classroom.students_n
+
+    @admin.display(description="games", ordering="games_n")
+    def game_count(self, classroom: Classroom) -> int:
+        return classroom.games_n
+
+
+@admin.register(Student)
+class StudentAdmin(admin.ModelAdmin):
+    list_display = ("name", "classroom", "game_count", "joined_at")
+    list_filter = ("classroom",)
+    search_fields = ("name", "classroom__name")
+    list_select_related = ("classroom",)
+    fields = ("id", "name", "classroom", "joined_at")
+    readonly_fields = fields
+    inlines = (KeyInline, StudentGameInline)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Student]:
+        return super().get_queryset(request).annotate(games_n=Count("games"))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Student | None = None) -> bool:
+        return False
+
+    @admin.display(description="games", ordering="games_n")
+    def game_count(self, student: Student) -> int:
+        return student.games_n
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = ("key", "role", "classroom", "student", "created_at", "revoked_at")
+    list_filter = ("role", ("revoked_at", admin.EmptyFieldListFilter), "classroom")
+    search_fields = ("prefix", "student__name", "classroom__name")
+    search_help_text = "A key's prefix (the characters after dk_), a student or a classroom."
+    list_select_related = ("classroom", "student")
+    # Never the digest: nothing of a key but its public prefix is shown.
+    fields = ("key", "role", "classroom", "student", "created_at", "revoked_at")
+    readonly_fields = fields
+    actions = ("revoke",)
+
+    @admin.display(description="key")
+    def key(self, key: ApiKey) -> str:
+        return key_label(key)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ApiKey | None = None) -> bool:
+        return False
+
+    @admin.action(description="Revoke the selected keys", permissions=["delete"])
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"{count} key(s) revoked.", messages.SUCCESS)

@@ -1,0 +1,229 @@
+"""Classrooms: open one, join it, set its quota, revoke or rotate a student's key.
+
+Services take keyword arguments and raise ``ServiceError`` with the contract's codes; the
+selectors below answer the teacher's reads, each in a fixed number of queries.
+
+A student's games are those created with the student's key. In such a game the student
+plays the first seat that is a person (the others may be computer players or friends at
+the same device); the roster and the class leaderboard count that seat.
+"""
+
+import secrets
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.utils import timezone
+
+from .accuracy import mean_accuracies
+from .classroom_models import Classroom, Student
+from .errors import ServiceError
+from .keys import Caller, key_issue, keys_revoke
+from .models import Game, Player
+from .selectors import PERIODS, LeaderboardEntry, Period, _ranked
+
+# No 0/O or 1/I/L: codes are read out in class and typed by children.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+@dataclass(frozen=True)
+class Opened:
+    classroom: Classroom
+    teacher_key: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    classroom: Classroom
+    student: Student
+    api_key: str
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(code: str) -> str:
+    """Codes are given in any case, with or without the dash they are shown with."""
+    return code.strip().upper().replace("-", "").replace(" ", "")
+
+
+def classroom_create(*, name: str) -> Opened:
+    """A new classroom with its join code and its teacher key (shown only now)."""
+    for _ in range(5):  # a clash of 31^8 codes is all but impossible; retry anyway
+        try:
+            with transaction.atomic():
+                classroom = Classroom.objects.create(name=name, join_code=_new_code())
+                return Opened(classroom=classroom, teacher_key=key_issue(classroom=classroom))
+        except IntegrityError:
+            continue
+    raise ServiceError("server_error", "no free join code was found; try again")
+
+
+def classroom_join(*, join_code: str, name: str) -> Joined:
+    """A student joins with the class's code and gets a key of their own (shown only now)."""
+    classroom = Classroom.objects.filter(join_code=normalise_code(join_code)).first()
+    if classroom is None:
+        raise ServiceError("not_found", "no classroom has this join code")
+    try:
+        with transaction.atomic():
+            student = Student.objects.create(
+                classroom=classroom, name=name, name_key=name.casefold()
+            )
+            key = key_issue(classroom=classroom, student=student)
+    except IntegrityError:
+        raise ServiceError(
+            "name_taken", f"the name {name!r} is taken in this classroom: choose another"
+        ) from None
+    return Joined(classroom=classroom, student=student, api_key=key)
+
+
+def classroom_for_teacher(*, caller: Caller | None, classroom_id: uuid.UUID) -> Classroom:
+    """The classroom, if the caller holds its teacher key: else 401, 403 or 404."""
+    if caller is None:
+        raise ServiceError(
+            "not_authenticated", "this path needs the classroom's teacher key in X-API-Key"
+        )
+    if caller.classroom.id != classroom_id:
+        if not Classroom.objects.filter(pk=classroom_id).exists():
+            raise ServiceError("not_found", "no classroom with this id")
+        raise ServiceError("forbidden", "this key is not the teacher key of this classroom")
+    if not caller.is_teacher:
+        raise ServiceError("forbidden", "only the classroom's teacher key may do this")
+    return caller.classroom
+
+
+def classroom_set_quota(*, classroom: Classroom, quota: Mapping[str, int]) -> Classroom:
+    """Changes the given limits of the classroom's keys; the others stay as they were."""
+    classroom.quota = {**classroom.quota, **quota}
+    classroom.save(update_fields=["quota"])
+    return classroom
+
+
+def _student(classroom: Classroom, student_id: uuid.UUID) -> Student:
+    student = Student.objects.filter(classroom=classroom, pk=student_id).first()
+    if student is None:
+        raise ServiceError("not_found", "no student with this id in this classroom")
+    return student
+
+
+def student_key_revoke(*, classroom: Classroom, student_id: uuid.UUID) -> Student:
+    """The student's key stops working at once; the student and their games stay."""
+    student = _student(classroom, student_id)
+    keys_revoke(student=student)
+    return student
+
+
+def student_key_rotate(*, classroom: Classroom, student_id: uuid.UUID) -> tuple[Student, str]:
+    """A new key for the student (shown only now); every older one stops working."""
+    student = _student(classroom, student_id)
+    with transaction.atomic():
+        keys_revoke(student=student)
+        key = key_issue(classroom=classroom, student=student)
+    return student, key
+
+
+# -- selectors ------------------------------------------------------------------------------
+
+
+def _student_seats(classroom: Classroom) -> QuerySet[Player]:
+    """The seat each student played in each of their games: the game's first person seat."""
+    first_person = (
+        Player.objects.filter(game=OuterRef("game"), computer__isnull=True)
+        .order_by("seat")
+        .values("seat")[:1]
+    )
+    return Player.objects.filter(
+        game__classroom=classroom,
+        game__student__isnull=False,
+        computer__isnull=True,
+        seat=Subquery(first_person),
+    )
+
+
+def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
+    """Every student with their figures: games started and finished, and per ruleset the
+    mean and best total and mean accuracy of their finished games. Three queries."""
+    students = list(Student.objects.filter(classroom=classroom).order_by("name_key"))
+    counts = {
+        row["student_id"]: row
+        for row in Game.objects.filter(classroom=classroom, student__isnull=False)
+        .values("student_id")
+        .annotate(
+            started=Count("id"), finished=Count("id", filter=Q(status=Game.Status.FINISHED))
+        )
+    }
+    figures = list(
+        _student_seats(classroom)
+        .filter(game__status=Game.Status.FINISHED)
+        .values("game__student_id", "game__ruleset")
+        .annotate(games=Count("id"), points=Sum("total"), best=Max("total"))
+        .order_by("game__student_id", "game__ruleset")
+    )
+    accuracy = mean_accuracies(
+        classroom_id=classroom.id,
+        pairs=[(row["game__student_id"], row["game__ruleset"]) for row in figures],
+    )
+    per_student: dict[uuid.UUID, dict[str, Any]] = {}
+    for row in figures:
+        pair = (row["game__student_id"], row["game__ruleset"])
+        per_student.setdefault(pair[0], {})[pair[1]] = {
+            "games_finished": row["games"],
+            "mean": row["points"] / row["games"],
+            "best": row["best"],
+            "mean_accuracy": accuracy.get(pair),
+        }
+    return [
+        {
+            "id": student.id,
+            "name": student.name,
+            "joined_at": student.joined_at,
+            "games_started": counts.get(student.id, {}).get("started", 0),
+            "games_finished": counts.get(student.id, {}).get("finished", 0),
+            "rulesets": per_student.get(student.id, {}),
+        }
+        for student in students
+    ]
+
+
+def classroom_games(*, classroom: Classroom) -> QuerySet[Game]:
+    """The students' games, newest first (the view filters and pages them)."""
+    return Game.objects.filter(classroom=classroom, student__isnull=False).order_by(
+        "-created_at", "id"
+    )
+
+
+@dataclass(frozen=True)
+class ClassEntry(LeaderboardEntry):
+    ranked: bool
+
+
+def classroom_leaderboard(
+    *, classroom: Classroom, ruleset: str, period: Period, limit: int
+) -> list[ClassEntry]:
+    """The best totals of the students' seats in their finished games of ``ruleset``.
+
+    As the public table, but only this classroom's students, and seeded games count too
+    (each row says whether its game is ranked). House rules count as well: a teacher may
+    set an assignment with them. One query.
+    """
+    seats = _student_seats(classroom).filter(
+        game__ruleset=ruleset, game__status=Game.Status.FINISHED
+    )
+    window = PERIODS[period]
+    if window is not None:
+        seats = seats.filter(game__finished_at__gte=timezone.now() - window)
+    rows = list(
+        seats.order_by("-total", "game__finished_at", "game_id").values_list(
+            "game__student__name", "total", "game_id", "game__finished_at", "game__ranked"
+        )[:limit]
+    )
+    ranked = _ranked(row[:4] for row in rows)
+    return [
+        ClassEntry(e.rank, e.name, e.score, e.game, e.finished_at, row[4])
+        for e, row in zip(ranked, rows, strict=True)
+    ]

@@ -1,0 +1,135 @@
+"""Rate limits in the real service: gunicorn with two worker processes that keep being
+replaced (``--max-requests``), so that successive requests meet processes with nothing in
+memory; one limit must still hold for them all, in Redis or in the database cache."""
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from games import bot
+from tests.conftest import REDIS, TEST_REDIS_URL, on_postgres
+
+from .conftest import (
+    ROOT,
+    LiveService,
+    _free_port,
+    _postgres_database,
+    _sqlite_database,
+    _stop,
+    _wait_until_healthy,
+)
+
+pytestmark = pytest.mark.live
+LIMIT = 12
+
+
+def _serve(
+    folder: Path, cache: str, extra_env: dict[str, str], *, max_requests: int = 0
+) -> Iterator[LiveService]:
+    database = (
+        _postgres_database(os.environ["DATABASE_URL"]) if on_postgres()
+        else _sqlite_database(folder)
+    )
+    with database as database_url:
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("THROTTLE_")},
+            "DATABASE_URL": database_url,
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "STATIC_ROOT": str(folder),
+            "PYTHONUNBUFFERED": "1",
+            "SECRET_KEY_FILE": str(folder / "secret-key"),
+            **extra_env,
+        }
+        env.pop("REDIS_URL", None)
+        if cache == "redis":
+            env["REDIS_URL"] = TEST_REDIS_URL
+            env["CACHE_KEY_PREFIX"] = f"live-{secrets.token_hex(6)}"
+        migrate = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        )
+        assert migrate.returncode == 0, migrate.stderr
+        port = _free_port()
+        log = folder / "server.log"
+        command = [
+            sys.executable, "-m", "gunicorn", "config.asgi:application",
+            "--worker-class", "uvicorn_worker.UvicornWorker",
+            "--bind", f"127.0.0.1:{port}", "--workers", "2",
+            "--max-requests", str(max_requests), "--graceful-timeout", "5",
+        ]
+        service = LiveService(url=f"http://127.0.0.1:{port}", log=log, database_url=database_url)
+        with log.open("wb") as output:
+            server = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
+            )
+            try:
+                _wait_until_healthy(service, server)
+                yield service
+            finally:
+                _stop(server)
+
+
+CACHES = [
+    pytest.param(
+        "redis", marks=pytest.mark.skipif(not REDIS, reason="no Redis on 127.0.0.1:6379")
+    ),
+    "database",
+]
+
+
+@pytest.fixture(params=CACHES)
+def limited_service(request, tmp_path_factory) -> Iterator[LiveService]:  # noqa: ANN001
+    folder = tmp_path_factory.mktemp(f"limits-{request.param}")
+    # A daily window: the test never straddles its end (but at midnight UTC).
+    yield from _serve(
+        folder,
+        request.param,
+        {"THROTTLE_CREATE": f"{LIMIT}/day", "THROTTLE_FAILURES": ""},
+        max_requests=4,
+    )
+
+
+def _create(service: LiveService, forwarded: str) -> tuple[int, str | None]:
+    conn = service.connection(timeout=30)  # a new connection each time: any worker may answer
+    try:
+        body = json.dumps({"ruleset": "yahtzee", "players": [{"name": "Ann"}]})
+        conn.request(
+            "POST", "/api/v1/games/", body=body,
+            headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded},
+        )
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status, answer.getheader("Retry-After")
+    finally:
+        conn.close()
+
+
+def test_one_limit_holds_across_worker_processes_and_forged_addresses(limited_service):
+    answers = [_create(limited_service, f"198.51.100.{i}, 10.0.{i}.1") for i in range(LIMIT + 8)]
+    statuses = [status for status, _ in answers]
+    assert statuses.count(201) == LIMIT, statuses
+    assert statuses.count(429) == 8, statuses
+    assert all(int(retry) >= 1 for status, retry in answers if status == 429)
+    # The requests were served by many processes: each worker exits after 4 requests.
+    booted = set(re.findall(r"Booting worker with pid: (\d+)", limited_service.log.read_text()))
+    assert len(booted) >= 4, limited_service.log_tail()
+
+
+@pytest.fixture(scope="module")
+def default_service(tmp_path_factory) -> Iterator[LiveService]:
+    folder = tmp_path_factory.mktemp("limits-default")
+    yield from _serve(folder, "redis" if REDIS else "database", {})
+
+
+def test_a_bot_plays_back_to_back_under_the_default_limits(default_service, capsys):
+    assert bot.main(["--url", default_service.url, "--games", "8"]) == 0
+    printed = capsys.readouterr().out
+    assert "games 8/8" in printed and "refused (429) 0" in printed
