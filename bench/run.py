@@ -1,0 +1,303 @@
+"""Load benchmark: the service as docker-compose.yml serves it, played by closed-loop clients.
+
+    make bench                      # or: .venv/bin/python -m bench.run --help
+
+It makes a fresh PostgreSQL database on the server ``--postgres`` names (default: the local
+one), migrates it, and starts gunicorn with the very command line of the ``web`` service in
+``docker-compose.yml`` (bound to a free port of 127.0.0.1 instead of 0.0.0.0:8000), with
+``REDIS_URL`` passed on when given. Then, each phase after the other:
+
+1. the cheapest endpoint, ``GET /api/v1/health/``, with wrk (Debian's ``wrk``; Locust
+   when wrk is not installed): requests per second;
+2. whole Yahtzee games with ``--clients`` concurrent Locust users (``bench/locustfile.py``):
+   moves/s, creates/s, p50/p95/p99 per endpoint;
+3. the same again while ``--streams`` event streams are open (``bench/streams.py``), with
+   PostgreSQL's connection count to the service's database before and during;
+4. with ``--deck URL``, the Deck of Cards API served there, played by the same clients
+   (a new deck, then 52 single draws): draws/s, for comparison;
+
+and prints the statements each endpoint costs (``bench/queries.py``). Rate limits are
+raised far above the load (the clients all come from 127.0.0.1), not switched off, so
+their cost is measured too. Everything it starts stops with it; the database is dropped.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import secrets
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import yaml
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parents[1]
+MOVES = ("roll", "hold", "score")
+HIGH_LIMIT = "1000000/second"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def compose_server_command(source: Path, port: int) -> list[str]:
+    """The ``gunicorn ...`` part of the compose ``web`` command, bound to 127.0.0.1:port."""
+    web = yaml.safe_load((source / "docker-compose.yml").read_text())["services"]["web"]
+    command = web["command"]
+    text = command if isinstance(command, str) else " ".join(command)
+    words = shlex.split(text[text.index("gunicorn ") :])
+    words[words.index("--bind") + 1] = f"127.0.0.1:{port}"
+    return [sys.executable, "-m", *words]
+
+
+@contextmanager
+def database(server: str) -> Iterator[str]:
+    parts = urlsplit(server)
+    name = f"dice_bench_{secrets.token_hex(4)}"
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(maintenance, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+def connections_to(database_url: str) -> int:
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return int(row[0])
+
+
+@contextmanager
+def service(source: Path, env: dict[str, str], log: Path) -> Iterator[str]:
+    for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *step], cwd=source, env=env, check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            compose_server_command(source, port), cwd=source, env=env,
+            stdout=output, stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"the service did not start:\n{log.read_text()[-3000:]}")
+                try:
+                    with urllib.request.urlopen(f"{url}/api/v1/health/", timeout=2):
+                        break
+                except OSError:
+                    time.sleep(0.2)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+def health_rate(url: str, clients: int, seconds: int) -> float:
+    """Requests per second on the health endpoint: wrk if installed, else Locust."""
+    target = f"{url}/api/v1/health/"
+    if shutil.which("wrk"):
+        out = subprocess.run(
+            ["wrk", "-t", "2", "-c", str(clients), "-d", f"{seconds}s", target],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        if errors:
+            raise SystemExit(f"health answered errors under load:\n{out}")
+        return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    raise SystemExit("install wrk (apt-get install wrk) to measure the health endpoint")
+
+
+def locust(url: str, user: str, clients: int, seconds: int, folder: Path) -> dict[str, dict]:
+    """Runs Locust headless; the statistics of each named request."""
+    prefix = folder / f"locust-{user}-{time.monotonic_ns()}"
+    subprocess.run(
+        [
+            sys.executable, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py"),
+            "--headless", "--only-summary", "--skip-log-setup", "--loglevel", "WARNING",
+            "-u", str(clients), "-r", str(clients), "-t", f"{seconds}s", "--stop-timeout", "5",
+            "--host", url, "--csv", str(prefix), user,
+        ],
+        check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    with open(f"{prefix}_stats.csv", newline="") as rows:
+        return {row["Name"]: row for row in csv.DictReader(rows)}
+
+
+def summarize(stats: dict[str, dict], names: tuple[str, ...]) -> dict[str, float]:
+    found = [stats[name] for name in names if name in stats]
+    return {
+        "count": sum(int(row["Request Count"]) for row in found),
+        "failures": sum(int(row["Failure Count"]) for row in found),
+        "rate": sum(float(row["Requests/s"]) for row in found),
+    }
+
+
+def endpoint_lines(stats: dict[str, dict]) -> list[str]:
+    lines = []
+    for name, row in stats.items():
+        if name == "Aggregated":
+            continue
+        lines.append(
+            f"    {name:<9} {float(row['Requests/s']):8.1f} req/s  p50 {row['50%']:>4} ms"
+            f"  p95 {row['95%']:>4} ms  p99 {row['99%']:>4} ms"
+            f"  ({row['Request Count']} requests, {row['Failure Count']} failed)"
+        )
+    return lines
+
+
+def create_games(url: str, count: int) -> list[str]:
+    ids = []
+    for _ in range(count):
+        request = urllib.request.Request(
+            f"{url}/api/v1/games/",
+            data=json.dumps({"ruleset": "yahtzee", "players": [{"name": "Watched"}]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            ids.append(json.load(answer)["id"])
+    return ids
+
+
+@contextmanager
+def open_streams(url: str, count: int, games: list[str]) -> Iterator[None]:
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "bench.streams", url, str(count), *games],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        line = holder.stdout.readline()
+        if not line.startswith("open "):
+            raise SystemExit(f"the streams did not open: {line!r}")
+        yield
+    finally:
+        holder.stdin.close()
+        try:
+            holder.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+            holder.wait()
+
+
+def play(url: str, clients: int, seconds: int, folder: Path, label: str) -> dict[str, float]:
+    stats = locust(url, "Player", clients, seconds, folder)
+    moves, creates = summarize(stats, MOVES), summarize(stats, ("create",))
+    print(f"  {label}: {moves['rate']:.1f} moves/s, {creates['rate']:.1f} creates/s,"
+          f" {moves['failures'] + creates['failures']} failed")
+    print("\n".join(endpoint_lines(stats)))
+    return {"moves": moves["rate"], "creates": creates["rate"],
+            "roll_p95": float(stats.get("roll", {}).get("95%", "nan"))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")
+    parser.add_argument("--seconds", type=int, default=20, help="length of each phase (20)")
+    parser.add_argument("--streams", type=int, default=1000, help="open streams in phase 3")
+    parser.add_argument("--postgres", default=os.environ.get(
+        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"),
+        help="a PostgreSQL server the bench may create a database on")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""),
+                        help="REDIS_URL for the service, as compose would give it")
+    parser.add_argument("--deck", default="", help="URL of a Deck of Cards API to compare")
+    parser.add_argument("--source", type=Path, default=ROOT,
+                        help="the checkout to serve (another revision, to compare)")
+    args = parser.parse_args()
+
+    rerun = shlex.join([Path(sys.executable).name, "-m", "bench.run", *sys.argv[1:]])
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory(prefix="dice-bench-") as tmp, database(args.postgres) as db:
+        folder = Path(tmp)
+        env = {
+            **os.environ,
+            "DATABASE_URL": db,
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "STATIC_ROOT": str(folder / "static"),
+            "THROTTLE_CREATE": HIGH_LIMIT,
+            "THROTTLE_MOVES": HIGH_LIMIT,
+            "PYTHONUNBUFFERED": "1",
+        }
+        if args.redis:
+            env["REDIS_URL"] = args.redis
+        with service(args.source, env, folder / "server.log") as url:
+            queries = subprocess.run(
+                [sys.executable, "-m", "bench.queries"], cwd=args.source, capture_output=True,
+                text=True, env=env | {"PYTHONPATH": str(ROOT)},
+            )
+            server = " ".join(compose_server_command(args.source, 0)[2:])
+            print(f"service: {server} (from docker-compose.yml), PostgreSQL"
+                  f"{', Redis' if args.redis else ''}; {args.clients} clients,"
+                  f" {args.seconds} s a phase")
+            health = health_rate(url, args.clients, max(args.seconds // 2, 5))
+            print(f"  health: {health:.0f} req/s")
+            idle = connections_to(db)
+            calm = play(url, args.clients, args.seconds, folder, "games")
+            watched = create_games(url, 20)
+            with open_streams(url, args.streams, watched):
+                during = connections_to(db)
+                busy = play(url, args.clients, args.seconds, folder,
+                            f"games with {args.streams} open streams")
+                after = connections_to(db)
+            print(f"  database connections: {idle} before the load, {during} with the streams"
+                  f" open, {after} after the load with them")
+            log = (folder / "server.log").read_text(errors="replace")
+            unhandled = log.count("Traceback")
+        deck = None
+        if args.deck:
+            stats = locust(args.deck, "DeckPlayer", args.clients, args.seconds, folder)
+            deck = summarize(stats, ("draw",))["rate"]
+            print(f"  Deck of Cards API at {args.deck}: {deck:.1f} draws/s,"
+                  f" {summarize(stats, ('new deck',))['rate']:.1f} new decks/s")
+            print("\n".join(endpoint_lines(stats)))
+    print("statements per request:", queries.stdout.strip() or queries.stderr.strip()[-500:])
+    print(f"tracebacks in the service's log: {unhandled}")
+    summary = {
+        "moves/s": round(calm["moves"], 1),
+        "creates/s": round(calm["creates"], 1),
+        "roll p95 ms": calm["roll_p95"],
+        "health req/s": round(health),
+        f"moves/s with {args.streams} streams": round(busy["moves"], 1),
+        "streams slow-down %": round(100 * (1 - busy["moves"] / calm["moves"]), 1),
+    }
+    if deck:
+        summary["deck draws/s"] = round(deck, 1)
+        summary["moves per draw"] = round(calm["moves"] / deck, 2)
+    print("summary:", json.dumps(summary))
+    print(f"rerun (best on a quiet machine): {rerun}")
+
+
+if __name__ == "__main__":
+    main()
