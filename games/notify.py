@@ -103,10 +103,11 @@ class Subscription:
 
     async def wait(self, timeout: float) -> bool:
         """True when woken, False at the timeout. A wake-up while not waiting is kept."""
-        try:
-            await asyncio.wait_for(self._flag.wait(), timeout)
-        except TimeoutError:
-            return False
+        if not self._flag.is_set():
+            try:
+                await asyncio.wait_for(self._flag.wait(), timeout)
+            except TimeoutError:
+                return False
         self._flag.clear()
         return True
 
@@ -176,6 +177,7 @@ class Listener:
                 try:
                     async for note in self._conn.notifies():
                         self._wake(note.payload.partition(":")[0])
+                    logger.warning("lost the connection listening for game events")
                 except (psycopg.Error, OSError) as error:
                     logger.warning("lost the connection listening for game events (%s)",
                                    _oneline(error))

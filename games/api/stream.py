@@ -189,6 +189,7 @@ async def event_stream(
     yield RETRY
     async with wake(game_id) as waiting:
         sent = after
+        beat_due = time.monotonic() + heartbeat
         while True:
             try:
                 progress = await read(game_id, sent)
@@ -203,11 +204,12 @@ async def event_stream(
             for event in progress.events:
                 yield sse_message(event)
                 sent = event["seq"]
-            if len(progress.events) == BATCH:
-                continue  # more to send at once
+            if progress.events:
+                beat_due = time.monotonic() + heartbeat
+                if len(progress.events) == BATCH:
+                    continue  # more to send at once
             if progress.over and sent >= progress.last_seq:
                 return
-            beat_due = time.monotonic() + heartbeat
             while not await waiting.wait(max(beat_due - time.monotonic(), 0.0)):
                 yield KEEP_ALIVE
                 beat_due = time.monotonic() + heartbeat
