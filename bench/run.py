@@ -265,14 +265,16 @@ def main() -> None:
             print(f"  health: {health:.0f} req/s")
             idle = connections_to(db)
             calm = play(url, args.clients, args.seconds, folder, "games")
-            watched = create_games(url, 20)
-            with open_streams(url, args.streams, watched):
-                during = connections_to(db)
-                busy = play(url, args.clients, args.seconds, folder,
-                            f"games with {args.streams} open streams")
-                after = connections_to(db)
-            print(f"  database connections: {idle} before the load, {during} with the streams"
-                  f" open, {after} after the load with them")
+            busy = None
+            if args.streams:
+                watched = create_games(url, 20)
+                with open_streams(url, args.streams, watched):
+                    during = connections_to(db)
+                    busy = play(url, args.clients, args.seconds, folder,
+                                f"games with {args.streams} open streams")
+                    after = connections_to(db)
+                print(f"  database connections: {idle} before the load, {during} with the"
+                      f" streams open, {after} after the load with them")
             log = (folder / "server.log").read_text(errors="replace")
             unhandled = log.count("Traceback")
         deck = None
@@ -289,9 +291,10 @@ def main() -> None:
         "creates/s": round(calm["creates"], 1),
         "roll p95 ms": calm["roll_p95"],
         "health req/s": round(health),
-        f"moves/s with {args.streams} streams": round(busy["moves"], 1),
-        "streams slow-down %": round(100 * (1 - busy["moves"] / calm["moves"]), 1),
     }
+    if busy:
+        summary[f"moves/s with {args.streams} streams"] = round(busy["moves"], 1)
+        summary["streams slow-down %"] = round(100 * (1 - busy["moves"] / calm["moves"]), 1)
     if deck:
         summary["deck draws/s"] = round(deck, 1)
         summary["moves per draw"] = round(calm["moves"] / deck, 2)
