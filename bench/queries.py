@@ -11,10 +11,10 @@ import django
 
 
 def count() -> dict[str, int]:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["THROTTLE_CREATE"] = os.environ["THROTTLE_MOVES"] = ""
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    django.setup()
+    """The most statements one request of each endpoint took in one whole game.
+
+    Needs Django set up (``main`` does it; tests/api/test_queries.py pins the figures).
+    """
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -42,5 +42,13 @@ def count() -> dict[str, int]:
     return most
 
 
-if __name__ == "__main__":
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["THROTTLE_CREATE"] = os.environ["THROTTLE_MOVES"] = ""
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    django.setup()
     print(" ".join(f"{name}={n}" for name, n in count().items()))
+
+
+if __name__ == "__main__":
+    main()

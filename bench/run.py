@@ -65,6 +65,12 @@ def compose_server_command(source: Path, port: int) -> list[str]:
     return [sys.executable, "-m", *words]
 
 
+def compose_environment(source: Path) -> dict[str, str]:
+    return yaml.safe_load((source / "docker-compose.yml").read_text())["services"]["web"].get(
+        "environment", {}
+    )
+
+
 @contextmanager
 def database(server: str) -> Iterator[str]:
     parts = urlsplit(server)
@@ -235,7 +241,10 @@ def main() -> None:
                         help="the checkout to serve (another revision, to compare)")
     args = parser.parse_args()
 
-    rerun = shlex.join([Path(sys.executable).name, "-m", "bench.run", *sys.argv[1:]])
+    given = shlex.join(sys.argv[1:])
+    rerun = f"make bench BENCH_ARGS={shlex.quote(given)}" if given else "make bench"
+    if not args.redis and "REDIS_URL" in compose_environment(args.source):
+        args.redis = "redis://127.0.0.1:6379/0"  # compose gives the service a Redis: so do we
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory(prefix="dice-bench-") as tmp, database(args.postgres) as db:
         folder = Path(tmp)
