@@ -78,5 +78,5 @@ class DeckPlayer(FastHttpUser):
                 f"/api/deck/{deck}/draw/?count=1", name="draw", catch_response=True
             ) as drawn:
                 if drawn.status_code != 200 or not drawn.json().get("success"):
-                    drawn.failure(f"{drawn.status_code}")
+                    drawn.failure(f"{drawn.status_code}: {drawn.text[:100]}")
                     return
