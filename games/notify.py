@@ -88,18 +88,12 @@ async def connect_and_listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConn
 class Subscription:
     """One stream's interest in one game: ``wait`` returns when its log may have grown."""
 
-    def __init__(self, listener: "Listener", game: str) -> None:
-        self._listener = listener
+    def __init__(self, game: str) -> None:
         self.game = game
         self._flag = asyncio.Event()
 
     def wake(self) -> None:
         self._flag.set()
-
-    @property
-    def live(self) -> bool:
-        """Whether a notification will come: the listener is connected."""
-        return self._listener.connected
 
     async def wait(self, timeout: float) -> bool:
         """True when woken, False at the timeout. A wake-up while not waiting is kept."""
@@ -137,7 +131,7 @@ class Listener:
     def subscribe(self, game: object) -> Iterator[Subscription]:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="listener")
-        subscription = Subscription(self, str(game))
+        subscription = Subscription(str(game))
         self._followers[subscription.game].add(subscription)
         try:
             yield subscription
@@ -165,7 +159,7 @@ class Listener:
         while True:
             try:
                 self._conn = await self._connect()
-            except (psycopg.Error, OSError, TimeoutError) as error:
+            except Exception as error:  # noqa: BLE001 - whatever it is, try again later
                 logger.warning("cannot listen for game events (%s); retrying in %.1f s",
                                _oneline(error), pause)
             else:
@@ -178,7 +172,7 @@ class Listener:
                     async for note in self._conn.notifies():
                         self._wake(note.payload.partition(":")[0])
                     logger.warning("lost the connection listening for game events")
-                except (psycopg.Error, OSError) as error:
+                except Exception as error:  # noqa: BLE001 - the streams must go on
                     logger.warning("lost the connection listening for game events (%s)",
                                    _oneline(error))
                 finally:
