@@ -12,6 +12,7 @@ have no such channel: their streams poll (see ``games.api.stream``).
 import asyncio
 import logging
 import random
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -91,8 +92,10 @@ class Subscription:
     def __init__(self, game: str) -> None:
         self.game = game
         self._flag = asyncio.Event()
+        self.woken_at = 0.0  # time.monotonic() of the last wake-up
 
     def wake(self) -> None:
+        self.woken_at = time.monotonic()
         self._flag.set()
 
     async def wait(self, timeout: float) -> bool:

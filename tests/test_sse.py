@@ -106,6 +106,7 @@ class FakeWaiting:
     """Wakes the stream every ``interval`` (as polling does); shorter waits time out."""
 
     interval = 0.01
+    woken_at = 0.0
 
     def __init__(self) -> None:
         self.waits: list[float] = []
@@ -133,7 +134,7 @@ def reading(*found: Progress | None) -> tuple[Callable[..., Any], list[int]]:
     asked: list[int] = []
     answers = list(found)
 
-    async def read(game_id: uuid.UUID, after: int) -> Progress | None:
+    async def read(game_id: uuid.UUID, after: int, **_: Any) -> Progress | None:
         asked.append(after)
         return answers.pop(0) if len(answers) > 1 else answers[0]
 
@@ -204,7 +205,7 @@ def test_an_idle_stream_sends_a_heartbeat_and_closes_its_wakeups_when_the_client
 def test_a_stream_that_cannot_read_the_database_ends_quietly(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async def read(game_id: uuid.UUID, after: int) -> Progress | None:
+    async def read(game_id: uuid.UUID, after: int, **_: Any) -> Progress | None:
         if after == 0:
             return Progress(over=False, last_seq=1, events=[event(1)])
         raise OperationalError("the server closed the connection unexpectedly")
@@ -360,3 +361,29 @@ def test_the_listening_connection_uses_djangos_database_settings() -> None:
         "connect_timeout": 5,
         "application_name": "dice-game-stream",
     }
+
+
+def test_streams_woken_together_share_one_read_but_never_an_older_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads: list[int] = []
+
+    async def slow_read(game_id: uuid.UUID, after: int) -> Progress:
+        reads.append(after)
+        which = len(reads)
+        await asyncio.sleep(0.05)
+        return Progress(over=False, last_seq=which, events=[])
+
+    monkeypatch.setattr(stream, "_read_in_thread", slow_read)
+
+    async def scenario() -> list[Progress | None]:
+        woken = time.monotonic()
+        first = asyncio.ensure_future(stream.read_log(GAME, 3, not_before=woken))
+        await asyncio.sleep(0)
+        same = [stream.read_log(GAME, 3, not_before=woken) for _ in range(50)]
+        later = stream.read_log(GAME, 3, not_before=time.monotonic())  # woken after it began
+        return await asyncio.gather(first, *same, later)
+
+    answers = asyncio.run(scenario())
+    assert reads == [3, 3]  # 51 streams in step: one read; the one woken later: its own
+    assert {a.last_seq for a in answers[:51]} == {1} and answers[51].last_seq == 2

@@ -120,31 +120,42 @@ def _read(game_id: uuid.UUID, after: int) -> Progress | None:
 # Not thread-sensitive: a read needs no thread of the request's own, and a stream's request
 # lasts as long as the stream.
 _read_in_thread = sync_to_async(_read, thread_sensitive=False)
-_reading: dict[tuple[asyncio.AbstractEventLoop, uuid.UUID, int], asyncio.Future[Any]] = {}
+ReadKey = tuple[asyncio.AbstractEventLoop, uuid.UUID, int]
+_reading: dict[ReadKey, tuple[float, asyncio.Future[Any]]] = {}
 
 
-async def read_log(game_id: uuid.UUID, after: int) -> Progress | None:
+async def read_log(
+    game_id: uuid.UUID, after: int, *, not_before: float = 0.0
+) -> Progress | None:
     """``_read``, shared: streams of one game that ask for the same position share one read.
 
     A notification wakes every stream of its game at once, and streams that are in step ask
     for the same events: a hundred spectators of one game cost one read per move, not a
-    hundred. The shared read is shielded, so one client going away cancels only its wait.
+    hundred. A stream joins a read under way only if it began at or after ``not_before``
+    (when the stream was woken), so it never gets an answer older than its wake-up. The
+    shared read is shielded, so one client going away cancels only its own wait.
     """
     key = (asyncio.get_running_loop(), game_id, after)
-    running = _reading.get(key)
-    if running is None:
-        running = _reading[key] = asyncio.ensure_future(_read_in_thread(game_id, after))
+    started, running = _reading.get(key, (0.0, None))
+    if running is None or started < not_before:
+        started = time.monotonic()
+        running = asyncio.ensure_future(_read_in_thread(game_id, after))
+        _reading[key] = (started, running)
         running.add_done_callback(lambda done: _forget(key, done))
     return await asyncio.shield(running)
 
 
-def _forget(key: tuple[Any, ...], done: asyncio.Future[Any]) -> None:
-    _reading.pop(key, None)
+def _forget(key: ReadKey, done: asyncio.Future[Any]) -> None:
+    if _reading.get(key, (0.0, None))[1] is done:
+        del _reading[key]
     if not done.cancelled():
         done.exception()  # retrieved here, so a failure no one awaits any more is not logged
 
 
 class Waiting(Protocol):
+    # When the last wake-up came (time.monotonic()): a read for it must begin after it.
+    woken_at: float
+
     async def wait(self, timeout: float) -> bool:
         """True when the log may have grown (read it), False when ``timeout`` passed."""
         ...
@@ -153,11 +164,14 @@ class Waiting(Protocol):
 class Polling:
     """Without notifications: the log may have grown every ``POLL_SECONDS``."""
 
+    woken_at = 0.0
+
     async def wait(self, timeout: float) -> bool:
         if timeout < POLL_SECONDS:
             await asyncio.sleep(timeout)
             return False
         await asyncio.sleep(POLL_SECONDS)
+        self.woken_at = time.monotonic()
         return True
 
 
@@ -176,7 +190,7 @@ async def event_stream(
     after: int,
     *,
     wake: Callable[[uuid.UUID], AbstractAsyncContextManager[Waiting]] = wakeups,
-    read: Callable[[uuid.UUID, int], Awaitable[Progress | None]] = read_log,
+    read: Callable[..., Awaitable[Progress | None]] = read_log,
     heartbeat: float = HEARTBEAT_SECONDS,
 ) -> AsyncIterator[bytes]:
     """The body of the stream: the retry hint, then each event after ``after`` as it comes.
@@ -192,7 +206,7 @@ async def event_stream(
         beat_due = time.monotonic() + heartbeat
         while True:
             try:
-                progress = await read(game_id, sent)
+                progress = await read(game_id, sent, not_before=waiting.woken_at)
             except DatabaseError as error:
                 logger.warning(
                     "event stream of game %s ended after seq %d: the database cannot be read"
