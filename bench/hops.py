@@ -106,13 +106,14 @@ def main() -> None:
         asyncio.run(asgi_calls(application, path, 50))
         hops = 0
         per_pool = asyncio.run(asgi_calls(application, path, count))
+        pool_hops = hops / count
         wsgi_calls(django_wsgi, path, 50)
         per_wsgi = wsgi_calls(django_wsgi, path, count)
         print(f"{path}")
         print(f"  Django's ASGI handler:           {per_asgi * 1e6:7.0f} us/request,"
               f" {asgi_hops:.0f} thread hand-overs each")
         print(f"  config.asgi (WSGI in a pool):    {per_pool * 1e6:7.0f} us/request,"
-              f" 1 thread hand-over each")
+              f" {pool_hops:.0f} sync_to_async + 1 hand-over to a pooled thread each")
         print(f"  Django's WSGI handler, directly: {per_wsgi * 1e6:7.0f} us/request")
     print(f"rerun: DATABASE_URL=... {Path(sys.executable).name} -m bench.hops {count}")
 
