@@ -16,9 +16,13 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
    more with them closed: the slow-down is taken against the mean of the two runs without
    streams, and how much those two differ shows how steady the machine was;
 4. with ``--deck URL``, the Deck of Cards API served there, played by the same clients
-   (a new deck, then 52 single draws): draws/s, for comparison;
+   (a new deck, then 52 single draws): draws/s, for comparison, in two phases, one after
+   the first games phase and one after the last, so that both sides see the same drift;
 
-and prints the statements each endpoint costs (``bench/queries.py``). Rate limits are
+and, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
+from its own compose file on a database of its own: its health rate and its games, in two
+phases beside the peer's; and prints the statements each endpoint costs
+(``bench/queries.py``). Rate limits are
 raised far above the load (the clients all come from 127.0.0.1), not switched off, so
 their cost is measured too. Everything it starts stops with it; the database is dropped.
 """
@@ -38,7 +42,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -237,28 +241,11 @@ def play(url: str, clients: int, seconds: int, folder: Path, label: str) -> dict
             "roll_p95": float(stats.get("roll", {}).get("95%", "nan"))}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")
-    parser.add_argument("--seconds", type=int, default=20, help="length of each phase (20)")
-    parser.add_argument("--streams", type=int, default=1000, help="open streams in phase 3")
-    parser.add_argument("--postgres", default=os.environ.get(
-        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"),
-        help="a PostgreSQL server the bench may create a database on")
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""),
-                        help="REDIS_URL for the service, as compose would give it")
-    parser.add_argument("--deck", default="", help="URL of a Deck of Cards API to compare")
-    parser.add_argument("--source", type=Path, default=ROOT,
-                        help="the checkout to serve (another revision, to compare)")
-    args = parser.parse_args()
-
-    given = shlex.join(sys.argv[1:])
-    rerun = f"make bench BENCH_ARGS={shlex.quote(given)}" if given else "make bench"
-    if not args.redis and "REDIS_URL" in compose_environment(args.source):
-        args.redis = "redis://127.0.0.1:6379/0"  # compose gives the service a Redis: so do we
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
-    with tempfile.TemporaryDirectory(prefix="dice-bench-") as tmp, database(args.postgres) as db:
-        folder = Path(tmp)
+@contextmanager
+def served(source: Path, args: argparse.Namespace, folder: Path) -> Iterator[tuple[str, str]]:
+    """A fresh database and the service of ``source`` on it: (its URL, the database's)."""
+    folder.mkdir()
+    with database(args.postgres) as db:
         env = {
             **os.environ,
             "DATABASE_URL": db,
@@ -272,58 +259,130 @@ def main() -> None:
         }
         if args.redis:
             env["REDIS_URL"] = args.redis
-        with service(args.source, env, folder / "server.log") as url:
-            queries = subprocess.run(
-                [sys.executable, "-m", "bench.queries"], cwd=args.source, capture_output=True,
-                text=True, env=env | {"PYTHONPATH": str(ROOT)},
-            )
-            server = " ".join(compose_server_command(args.source, 0)[2:])
-            print(f"service: {server} (from docker-compose.yml), PostgreSQL"
-                  f"{', Redis' if args.redis else ''}; {args.clients} clients,"
-                  f" {args.seconds} s a phase")
-            health = health_rate(url, args.clients, max(args.seconds // 2, 5))
-            print(f"  health: {health:.0f} req/s")
-            idle = connections_to(db)
-            calm = play(url, args.clients, args.seconds, folder, "games")
-            busy = None
-            if args.streams:
-                watched = create_games(url, 20)
-                with open_streams(url, args.streams, watched):
-                    during = connections_to(db)
-                    busy = play(url, args.clients, args.seconds, folder,
-                                f"games with {args.streams} open streams")
-                    after = connections_to(db)
-                print(f"  database connections: {idle} before the load, {during} with the"
-                      f" streams open, {after} after the load with them")
-                # Again without them: the machine's own drift shows between the two calm runs.
-                again = play(url, args.clients, args.seconds, folder, "games, streams closed")
-                calm_moves = (calm["moves"] + again["moves"]) / 2
-            log = (folder / "server.log").read_text(errors="replace")
-            unhandled = log.count("Traceback")
-        deck = None
+        with service(source, env, folder / "server.log") as url:
+            yield url, db
+
+
+class Peers:
+    """The Deck of Cards API (``--deck``) and an older checkout (``--baseline``), if given."""
+
+    def __init__(self, args: argparse.Namespace, base_url: str | None, folder: Path) -> None:
+        self.args, self.base_url, self.folder = args, base_url, folder
+        self.decks: list[float] = []
+        self.bases: list[dict[str, float]] = []
+        self.base_health = 0.0
+        self.any = bool(args.deck or base_url)
+
+    def phase(self) -> None:
+        args = self.args
         if args.deck:
-            stats = locust(args.deck, "DeckPlayer", args.clients, args.seconds, folder)
-            deck = summarize(stats, ("draw",))["rate"]
-            print(f"  Deck of Cards API at {args.deck}: {deck:.1f} draws/s,"
-                  f" {summarize(stats, ('new deck',))['rate']:.1f} new decks/s")
-            print("\n".join(endpoint_lines(stats)))
+            self.decks.append(deck_phase(args.deck, args.clients, args.seconds, self.folder))
+        if self.base_url:
+            if not self.bases:
+                self.base_health = health_rate(
+                    self.base_url, args.clients, max(args.seconds // 2, 5)
+                )
+                print(f"  baseline {args.baseline}: health {self.base_health:.0f} req/s")
+            self.bases.append(play(self.base_url, args.clients, args.seconds, self.folder,
+                                   f"baseline {args.baseline}: games"))
+
+
+def deck_phase(url: str, clients: int, seconds: int, folder: Path) -> float:
+    stats = locust(url, "DeckPlayer", clients, seconds, folder)
+    rate = summarize(stats, ("draw",))["rate"]
+    print(f"  Deck of Cards API at {url}: {rate:.1f} draws/s,"
+          f" {summarize(stats, ('new deck',))['rate']:.1f} new decks/s")
+    print("\n".join(endpoint_lines(stats)))
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")
+    parser.add_argument("--seconds", type=int, default=20, help="length of each phase (20)")
+    parser.add_argument("--streams", type=int, default=1000, help="open streams in phase 3")
+    parser.add_argument("--postgres", default=os.environ.get(
+        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"),
+        help="a PostgreSQL server the bench may create a database on")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""),
+                        help="REDIS_URL for the service, as compose would give it")
+    parser.add_argument("--deck", default="", help="URL of a Deck of Cards API to compare")
+    parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to serve")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout (an older revision) to serve beside it, the"
+                        " same way, and compare")
+    args = parser.parse_args()
+
+    given = shlex.join(sys.argv[1:])
+    rerun = f"make bench BENCH_ARGS={shlex.quote(given)}" if given else "make bench"
+    if not args.redis and "REDIS_URL" in compose_environment(args.source):
+        args.redis = "redis://127.0.0.1:6379/0"  # compose gives the service a Redis: so do we
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory(prefix="dice-bench-") as tmp, ExitStack() as stack:
+        folder = Path(tmp)
+        url, db = stack.enter_context(served(args.source, args, folder / "this"))
+        queries = subprocess.run(
+            [sys.executable, "-m", "bench.queries"], cwd=args.source, capture_output=True,
+            text=True, env=os.environ | {"DATABASE_URL": db, "PYTHONPATH": str(ROOT)},
+        )
+        base_url = None
+        if args.baseline:
+            base_url, _ = stack.enter_context(served(args.baseline, args, folder / "base"))
+        server = " ".join(compose_server_command(args.source, 0)[2:])
+        print(f"service: {server} (from docker-compose.yml), PostgreSQL"
+              f"{', Redis' if args.redis else ''}; {args.clients} clients,"
+              f" {args.seconds} s a phase")
+        health = health_rate(url, args.clients, max(args.seconds // 2, 5))
+        print(f"  health: {health:.0f} req/s")
+        idle = connections_to(db)
+        calm = play(url, args.clients, args.seconds, folder, "games")
+        # The peers' phases come between ours, so that a machine whose load drifts weighs on
+        # all alike: the ratios use the means of two phases each.
+        peers = Peers(args, base_url, folder)
+        peers.phase()
+        busy, again = None, None
+        if args.streams:
+            watched = create_games(url, 20)
+            with open_streams(url, args.streams, watched):
+                during = connections_to(db)
+                busy = play(url, args.clients, args.seconds, folder,
+                            f"games with {args.streams} open streams")
+                after = connections_to(db)
+            print(f"  database connections: {idle} before the load, {during} with the"
+                  f" streams open, {after} after the load with them")
+            # Again without them: the machine's own drift shows between the two calm runs.
+            again = play(url, args.clients, args.seconds, folder, "games, streams closed")
+        if peers.any:
+            peers.phase()
+            if again is None:
+                again = play(url, args.clients, args.seconds, folder, "games again")
+        unhandled = (folder / "this" / "server.log").read_text(errors="replace").count("Traceback")
     print("statements per request:", queries.stdout.strip() or queries.stderr.strip()[-500:])
     print(f"tracebacks in the service's log: {unhandled}")
+    runs = [calm, again] if again else [calm]
+    moves = sum(run["moves"] for run in runs) / len(runs)
     summary = {
-        "moves/s": round(calm["moves"], 1),
+        "moves/s": round(moves, 1),
         "creates/s": round(calm["creates"], 1),
         "roll p95 ms": calm["roll_p95"],
         "health req/s": round(health),
     }
     if busy:
         summary[f"moves/s with {args.streams} streams"] = round(busy["moves"], 1)
-        summary["streams slow-down %"] = round(100 * (1 - busy["moves"] / calm_moves), 1)
-        summary["calm runs differ %"] = round(
-            100 * abs(calm["moves"] - again["moves"]) / calm_moves, 1
+        summary["streams slow-down %"] = round(100 * (1 - busy["moves"] / moves), 1)
+    if again:
+        summary["runs without streams differ %"] = round(
+            100 * abs(calm["moves"] - again["moves"]) / moves, 1
         )
-    if deck:
+    if peers.decks:
+        deck = sum(peers.decks) / len(peers.decks)
         summary["deck draws/s"] = round(deck, 1)
-        summary["moves per draw"] = round(calm["moves"] / deck, 2)
+        summary["moves per draw"] = round(moves / deck, 2)
+    if peers.bases:
+        base = sum(run["moves"] for run in peers.bases) / len(peers.bases)
+        summary["baseline moves/s"] = round(base, 1)
+        summary["baseline health req/s"] = round(peers.base_health)
+        summary["moves vs baseline"] = round(moves / base, 2)
     print("summary:", json.dumps(summary))
     print(f"rerun (best on a quiet machine): {rerun}")
 
