@@ -93,14 +93,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASE_POOL_MIN_SIZE = env_int("DATABASE_POOL_MIN_SIZE", 2, minimum=0)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": DATABASE_POOL_MIN_SIZE,
-        "max_size": env_int("DATABASE_POOL_MAX_SIZE", 12, minimum=max(DATABASE_POOL_MIN_SIZE, 1)),
+        "max_size": env_int("DATABASE_POOL_MAX_SIZE", 16, minimum=max(DATABASE_POOL_MIN_SIZE, 1)),
         "timeout": env_int("DATABASE_POOL_TIMEOUT", 5, minimum=1),
         "max_idle": 300,  # seconds an idle connection above min_size is kept
     }
 
 # Threads per worker process that run the JSON API's (synchronous) requests; see
 # config/asgi.py. A worker serves at most this many requests at once, each with one pooled
-# connection: keep DATABASE_POOL_MAX_SIZE at least this plus a few for the event streams.
+# connection: keep DATABASE_POOL_MAX_SIZE at least this plus 6 (the event streams' reads run
+# in the event loop's default executor, min(32, cores + 4) threads).
 SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
 # -- end of database connections and server threads ------------------------------------------
 

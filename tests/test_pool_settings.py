@@ -43,7 +43,7 @@ def test_postgres_connections_come_from_a_pool_sized_by_the_environment() -> Non
 
 def test_the_pool_has_defaults() -> None:
     db = database_settings(DATABASE_URL="postgres://dice@db:5432/dice")["db"]
-    assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 12, "timeout": 5, "max_idle": 300}
+    assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 5, "max_idle": 300}
 
 
 @pytest.mark.parametrize(
