@@ -2,6 +2,7 @@
 #   make run    serve the API on http://127.0.0.1:$(PORT)/ (SQLite file db.sqlite3 by default),
 #               after building the optimal-strategy tables it offers (once, kept on disk)
 #   make test   lint, check for missing migrations, run the whole test suite
+#   make bench  the load benchmark against the local PostgreSQL (see README, "Serving")
 # Both need only python3 (3.11 or newer): the first call makes .venv and installs the project;
 # later calls reinstall only when pyproject.toml has changed. DATABASE_URL, if set, picks the
 # database (postgres://user@host:port/name for PostgreSQL).
@@ -13,7 +14,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := run
-.PHONY: run test lint install clean schema-check
+.PHONY: run test lint install clean schema-check bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,13 +26,13 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 install: $(INSTALLED)
 
-# Served under ASGI by uvicorn (the live event streams need it): Django has no lifespan
-# events, and open streams get 3 s to end when the server stops. The optimal-strategy tables
-# are built before it serves, once (a few minutes on the first start; kept in STRATEGY_DIR,
-# later starts only check them and rebuild a stale one), so no request waits for one. The
-# client's address is the connection's (X-Forwarded-For is read by the service itself, per
-# NUM_PROXIES). The migration creates the database cache's table (the rate-limit counters
-# without REDIS_URL).
+# Served by uvicorn from config.asgi: the JSON API in a pool of threads, the live event
+# streams on the event loop, one port. Open streams get 3 s to end when the server stops.
+# The optimal-strategy tables are built before it serves, once (a few minutes on the first
+# start; kept in STRATEGY_DIR, later starts only check them and rebuild a stale one), so no
+# request waits for one. The client's address is the connection's (X-Forwarded-For is read
+# by the service itself, per NUM_PROXIES). The migration creates the database cache's table
+# (the rate-limit counters without REDIS_URL).
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
@@ -60,3 +61,16 @@ schema-check: $(INSTALLED)
 
 clean:
 	rm -rf $(VENV) staticfiles .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .hypothesis *.egg-info
+
+# The load benchmark: the service as docker-compose.yml runs it, on a fresh database of the
+# PostgreSQL server BENCH_POSTGRES names; needs wrk (apt-get install wrk). Pass options in
+# BENCH_ARGS, e.g. make bench BENCH_ARGS="--clients 8 --streams 1000 --deck http://127.0.0.1:8001".
+BENCH_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres
+BENCH_INSTALLED := $(VENV)/.bench-installed
+
+$(BENCH_INSTALLED): pyproject.toml $(INSTALLED)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --editable '.[test,bench]'
+	touch $@
+
+bench: $(BENCH_INSTALLED)
+	BENCH_POSTGRES=$(BENCH_POSTGRES) $(BIN)/python -m tests.bench.run $(BENCH_ARGS)

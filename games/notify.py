@@ -1,13 +1,47 @@
 """Telling live listeners that a game's log has grown.
 
-On PostgreSQL a committed change sends ``NOTIFY game_events, '<game id>:<last seq>'``, so
-event streams wake at once instead of polling. Other databases have no such channel: their
-streams poll (see ``games.api.stream``).
+On PostgreSQL a committed change sends ``NOTIFY game_events, '<game id>:<last seq>'``. Each
+worker process LISTENs on one connection of its own (``Listener``), started by the first
+event stream that waits, and wakes every stream of that process that follows the game
+named: a thousand open streams cost one connection, not a thousand. When that connection
+is lost (the database restarts, say) the listener reconnects with growing pauses and then
+wakes every stream, which reads its game's log again: nothing is missed. Other databases
+have no such channel: their streams poll (see ``games.api.stream``).
 """
 
+import asyncio
+import logging
+import random
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from typing import Any
+
+import psycopg
+from django.conf import settings
 from django.db import connection, transaction
+from psycopg import sql
 
 CHANNEL = "game_events"
+LISTENER_NAME = "dice-game-stream"  # the listening connection's application_name
+CONNECT_SECONDS = 5  # to open the listening connection, before trying again later
+FIRST_PAUSE = 0.5  # seconds before the first reconnection; doubled each failure...
+LONGEST_PAUSE = 30.0  # ...up to this
+# Django's own keys in DATABASES[...]["OPTIONS"]; every other key is a libpq parameter.
+DJANGO_OPTIONS = frozenset(
+    {
+        "isolation_level",
+        "assume_role",
+        "server_side_binding",
+        "pool",
+        "cursor_factory",
+        "context",
+        "prepare_threshold",
+    }
+)
+
+logger = logging.getLogger(__name__)
 
 
 def announce(game_id: object, last_seq: int) -> None:
@@ -22,3 +56,174 @@ def announce(game_id: object, last_seq: int) -> None:
     # robust: the change is committed by then; a database lost at this instant must not
     # answer the committed move as failed (listeners still read the log every few seconds).
     transaction.on_commit(send, robust=True)
+
+
+def listen_parameters(database: Mapping[str, Any]) -> dict[str, Any]:
+    """psycopg's connection parameters for the database Django uses (``DATABASES[...]``)."""
+    given = {
+        "dbname": database.get("NAME"),
+        "user": database.get("USER"),
+        "password": database.get("PASSWORD"),
+        "host": database.get("HOST"),
+        "port": database.get("PORT"),
+    }
+    options = database.get("OPTIONS") or {}
+    parameters = {key: value for key, value in given.items() if value not in (None, "")}
+    parameters |= {key: value for key, value in options.items() if key not in DJANGO_OPTIONS}
+    parameters.setdefault("connect_timeout", CONNECT_SECONDS)
+    parameters.setdefault("application_name", LISTENER_NAME)
+    return parameters
+
+
+async def connect_and_listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConnection:
+    """A connection LISTENing on the channel; raises what connecting raises."""
+    conn = await asyncio.wait_for(
+        psycopg.AsyncConnection.connect(**parameters, autocommit=True), CONNECT_SECONDS
+    )
+    try:
+        await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+class Subscription:
+    """One stream's interest in one game: ``wait`` returns when its log may have grown."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self._flag = asyncio.Event()
+        self.woken_at = 0.0  # time.monotonic() of the last wake-up
+
+    def wake(self) -> None:
+        self.woken_at = time.monotonic()
+        self._flag.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """True when woken, False at the timeout. A wake-up while not waiting is kept."""
+        if not self._flag.is_set():
+            try:
+                await asyncio.wait_for(self._flag.wait(), timeout)
+            except TimeoutError:
+                return False
+        self._flag.clear()
+        return True
+
+
+Connect = Callable[[], Awaitable[psycopg.AsyncConnection]]
+
+
+class Listener:
+    """The process's one LISTENing connection, fanning notifications out to subscriptions.
+
+    Runs as a task on the event loop from the first ``subscribe`` until ``stop``. Each
+    notification ``<game>:<seq>`` wakes the subscriptions to that game. If the connection
+    fails, the listener says so once in the log, tries again after 0.5 s, 1 s, 2 s, ... (at
+    most 30 s, with jitter), and once connected again wakes every subscription, so that each
+    stream reads whatever it missed meanwhile.
+    """
+
+    def __init__(self, connect: Connect) -> None:
+        self._connect = connect
+        self._followers: defaultdict[str, set[Subscription]] = defaultdict(set)
+        self._task: asyncio.Task[None] | None = None
+        self._conn: psycopg.AsyncConnection | None = None
+        self.connected = False
+        self.connections = 0  # made so far: a test can tell a reconnection happened
+
+    @contextmanager
+    def subscribe(self, game: object) -> Iterator[Subscription]:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="listener")
+        subscription = Subscription(str(game))
+        self._followers[subscription.game].add(subscription)
+        try:
+            yield subscription
+        finally:
+            followers = self._followers[subscription.game]
+            followers.discard(subscription)
+            if not followers:
+                del self._followers[subscription.game]
+
+    @property
+    def streams(self) -> int:
+        return sum(len(followers) for followers in self._followers.values())
+
+    def _wake(self, game: str) -> None:
+        for subscription in self._followers.get(game, ()):
+            subscription.wake()
+
+    def _wake_all(self) -> None:
+        for followers in self._followers.values():
+            for subscription in followers:
+                subscription.wake()
+
+    async def _run(self) -> None:
+        pause = FIRST_PAUSE
+        while True:
+            try:
+                self._conn = await self._connect()
+            except Exception as error:  # noqa: BLE001 - whatever it is, try again later
+                logger.warning("cannot listen for game events (%s); retrying in %.1f s",
+                               _oneline(error), pause)
+            else:
+                self.connected, pause = True, FIRST_PAUSE
+                self.connections += 1
+                if self.connections > 1:
+                    logger.info("listening for game events again")
+                self._wake_all()  # whatever was committed while no one listened
+                try:
+                    async for note in self._conn.notifies():
+                        self._wake(note.payload.partition(":")[0])
+                    logger.warning("lost the connection listening for game events")
+                except Exception as error:  # noqa: BLE001 - the streams must go on
+                    logger.warning("lost the connection listening for game events (%s)",
+                                   _oneline(error))
+                finally:
+                    self.connected = False
+                    await self._close_connection()
+            await asyncio.sleep(pause * random.uniform(0.8, 1.2))
+            pause = min(pause * 2, LONGEST_PAUSE)
+
+    async def _close_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with suppress(psycopg.Error, OSError):
+                await conn.close()
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
+        self.connected = False
+        await self._close_connection()
+        self._wake_all()
+
+
+def _oneline(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+_listeners: dict[asyncio.AbstractEventLoop, Listener] = {}
+
+
+def listener() -> Listener:
+    """The running event loop's listener (one per worker process), made on first use."""
+    loop = asyncio.get_running_loop()
+    found = _listeners.get(loop)
+    if found is None:
+        for old in [other for other in _listeners if other.is_closed()]:
+            del _listeners[old]
+        parameters = listen_parameters(settings.DATABASES["default"])
+        found = _listeners[loop] = Listener(lambda: connect_and_listen(parameters))
+    return found
+
+
+async def stop_listening() -> None:
+    """Closes this event loop's listener, if it has one (the worker is stopping)."""
+    found = _listeners.pop(asyncio.get_running_loop(), None)
+    if found is not None:
+        await found.stop()

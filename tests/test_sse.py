@@ -15,22 +15,24 @@ from typing import Any
 import dj_database_url
 import psycopg
 import pytest
+from django.db import OperationalError
 from django.test import RequestFactory
 
+from games import notify
 from games.api import stream
 from games.api.stream import (
     KEEP_ALIVE,
     POLL_SECONDS,
     RETRY,
     BadPosition,
+    Polling,
     Progress,
-    Wakeups,
     event_stream,
-    listen,
-    listen_parameters,
     sse_message,
     start_position,
+    wakeups,
 )
+from games.notify import Listener, listen_parameters
 
 GAME = uuid.UUID("3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10")
 
@@ -101,15 +103,19 @@ def test_a_position_that_is_not_an_event_seq_is_refused(
 
 
 class FakeWaiting:
+    """Wakes the stream every ``interval`` (as polling does); shorter waits time out."""
+
     interval = 0.01
+    woken_at = 0.0
 
     def __init__(self) -> None:
         self.waits: list[float] = []
         self.closed = False
 
-    async def wait(self, timeout: float) -> None:
+    async def wait(self, timeout: float) -> bool:
         self.waits.append(timeout)
         await asyncio.sleep(min(timeout, self.interval))
+        return timeout >= self.interval
 
 
 def waking(waiting: FakeWaiting) -> Callable[[uuid.UUID], Any]:
@@ -128,7 +134,7 @@ def reading(*found: Progress | None) -> tuple[Callable[..., Any], list[int]]:
     asked: list[int] = []
     answers = list(found)
 
-    async def read(game_id: uuid.UUID, after: int) -> Progress | None:
+    async def read(game_id: uuid.UUID, after: int, **_: Any) -> Progress | None:
         asked.append(after)
         return answers.pop(0) if len(answers) > 1 else answers[0]
 
@@ -185,15 +191,30 @@ def test_a_deleted_game_ends_the_stream() -> None:
 
 
 def test_an_idle_stream_sends_a_heartbeat_and_closes_its_wakeups_when_the_client_goes() -> None:
-    read, _ = reading(Progress(over=False, last_seq=1, events=[]))
+    read, asked = reading(Progress(over=False, last_seq=1, events=[]))
     waiting = FakeWaiting()
     chunks = event_stream(GAME, 1, wake=waking(waiting), read=read, heartbeat=0.05)
     started = time.monotonic()
     got = asyncio.run(gather(chunks, until=KEEP_ALIVE))
     assert got == [RETRY, KEEP_ALIVE]
-    assert time.monotonic() - started >= 0.05
-    assert max(waiting.waits) <= waiting.interval  # never sleeps past a poll
+    assert time.monotonic() - started >= 0.05  # reads that find nothing do not delay it
+    assert len(asked) > 2  # each wake-up read the log again
     assert waiting.closed
+
+
+def test_a_stream_that_cannot_read_the_database_ends_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def read(game_id: uuid.UUID, after: int, **_: Any) -> Progress | None:
+        if after == 0:
+            return Progress(over=False, last_seq=1, events=[event(1)])
+        raise OperationalError("the server closed the connection unexpectedly")
+
+    waiting = FakeWaiting()
+    got = asyncio.run(gather(event_stream(GAME, 0, wake=waking(waiting), read=read)))
+    assert got == [RETRY, sse_message(event(1))]  # then the end: the client resumes after 1
+    assert waiting.closed
+    assert "after seq 1" in caplog.text and "Traceback" not in caplog.text
 
 
 def test_a_cancelled_stream_closes_its_wakeups() -> None:
@@ -211,60 +232,125 @@ def test_a_cancelled_stream_closes_its_wakeups() -> None:
     assert waiting.closed
 
 
-# -- wake-ups -----------------------------------------------------------------------------
+# -- the process's listener ------------------------------------------------------------------
 
 
-class FakeListener:
-    """Stands for a psycopg connection that LISTENs: hands out the given payloads."""
+class FakeConnection:
+    """Stands for a psycopg connection that LISTENs: hands out what is put in ``notes``."""
 
-    def __init__(self, *payloads: str, broken: bool = False) -> None:
-        self.payloads = list(payloads)
-        self.broken = broken
+    def __init__(self) -> None:
+        self.notes: asyncio.Queue[str | Exception] = asyncio.Queue()
         self.closed = False
 
-    async def notifies(self, *, timeout: float, stop_after: int) -> AsyncIterator[Any]:
-        if self.broken:
-            raise psycopg.OperationalError("the server closed the connection")
-        if self.payloads:
-            yield SimpleNamespace(payload=self.payloads.pop(0))
-        else:
-            await asyncio.sleep(timeout)
+    async def notifies(self) -> AsyncIterator[Any]:
+        while True:
+            note = await self.notes.get()
+            if isinstance(note, Exception):
+                raise note
+            yield SimpleNamespace(payload=note)
 
     async def close(self) -> None:
         self.closed = True
 
 
-def timed_wait(wakeups: Wakeups, timeout: float) -> float:
-    started = time.monotonic()
-    asyncio.run(wakeups.wait(timeout))
-    return time.monotonic() - started
+class FakeServer:
+    """Hands out fake connections; refuses while ``down``."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.made: list[FakeConnection] = []
+
+    async def connect(self) -> FakeConnection:
+        if self.down:
+            raise psycopg.OperationalError("connection refused")
+        self.made.append(FakeConnection())
+        return self.made[-1]
 
 
-def test_a_notification_about_this_game_ends_the_wait_and_others_do_not() -> None:
-    listener = FakeListener(f"{uuid.uuid4()}:4", f"{GAME}:7")
-    assert timed_wait(Wakeups(GAME, listener), 5.0) < 1.0  # type: ignore[arg-type]
-    assert listener.payloads == []
-    other = FakeListener(f"{uuid.uuid4()}:4")
-    assert timed_wait(Wakeups(GAME, other), 0.1) >= 0.1  # type: ignore[arg-type]
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
 
 
-def test_a_lost_listening_connection_falls_back_to_polling() -> None:
-    listener = FakeListener(broken=True)
-    wakeups = Wakeups(GAME, listener)  # type: ignore[arg-type]
-    assert wakeups.interval > POLL_SECONDS
-    timed_wait(wakeups, 5.0)
-    assert listener.closed and wakeups.interval == POLL_SECONDS
+def test_one_listener_wakes_every_stream_of_the_game_named_and_no_other() -> None:
+    async def scenario() -> None:
+        server = FakeServer()
+        listener = Listener(server.connect)  # type: ignore[arg-type]
+        other = uuid.uuid4()
+        with listener.subscribe(GAME) as one, listener.subscribe(GAME) as two, \
+                listener.subscribe(other) as three:
+            await settle()
+            assert len(server.made) == 1 and listener.connected and listener.streams == 3
+            for woken in (one, two, three):  # connecting wakes all: they read what they missed
+                assert await woken.wait(0.1)
+            server.made[0].notes.put_nowait(f"{GAME}:7")
+            assert await one.wait(1.0) and await two.wait(1.0)
+            assert not await three.wait(0.05)
+        assert listener.streams == 0
+        await listener.stop()
+        assert server.made[0].closed
+
+    asyncio.run(scenario())
 
 
-def test_without_a_database_to_listen_on_the_stream_polls() -> None:
-    unreachable = {"host": "127.0.0.1", "port": 1, "dbname": "dice", "connect_timeout": 2}
-    assert asyncio.run(listen(unreachable)) is None
-    assert Wakeups(GAME, None).interval == POLL_SECONDS
+def test_a_wake_up_while_the_stream_is_busy_is_not_lost() -> None:
+    async def scenario() -> None:
+        server = FakeServer()
+        listener = Listener(server.connect)  # type: ignore[arg-type]
+        with listener.subscribe(GAME) as stream:
+            await settle()
+            assert await stream.wait(0.1)  # the wake-up of connecting
+            server.made[0].notes.put_nowait(f"{GAME}:2")
+            await settle()  # the stream is not waiting now: it is reading, say
+            assert await stream.wait(0.0)
+        await listener.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_lost_connection_is_made_again_with_pauses_and_then_every_stream_reads(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(notify, "FIRST_PAUSE", 0.02)
+
+    async def scenario() -> None:
+        server = FakeServer()
+        listener = Listener(server.connect)  # type: ignore[arg-type]
+        with listener.subscribe(GAME) as stream:
+            await settle()
+            assert await stream.wait(0.1)
+            server.down = True
+            server.made[0].notes.put_nowait(psycopg.OperationalError("terminating connection"))
+            await settle()
+            assert not listener.connected and server.made[0].closed
+            assert not await stream.wait(0.1)  # still down: nothing to read, the stream waits
+            server.down = False
+            assert await stream.wait(2.0)  # back: the stream is told to read what it missed
+            assert listener.connected and len(server.made) == 2
+            server.made[1].notes.put_nowait(f"{GAME}:9")
+            assert await stream.wait(1.0)
+        await listener.stop()
+
+    asyncio.run(scenario())
+    assert "lost the connection listening for game events" in caplog.text
+    assert "cannot listen for game events" in caplog.text
+    assert "Traceback" not in caplog.text
+
+
+def test_without_postgres_the_stream_polls(settings) -> None:  # noqa: ANN001
+    async def scenario() -> list[bool]:
+        async with wakeups(GAME) as waiting:
+            assert isinstance(waiting, Polling)
+            return [await waiting.wait(POLL_SECONDS), await waiting.wait(0.01)]
+
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        pytest.skip("polls only without PostgreSQL")
+    assert asyncio.run(scenario()) == [True, False]
 
 
 def test_the_listening_connection_uses_djangos_database_settings() -> None:
     database = dj_database_url.parse("postgres://ann:secret@db.example:5433/dice?sslmode=require")
-    database["OPTIONS"] |= {"isolation_level": 1, "server_side_binding": True}
+    database["OPTIONS"] |= {"isolation_level": 1, "server_side_binding": True, "pool": {}}
     assert listen_parameters(database) == {
         "dbname": "dice",
         "user": "ann",
@@ -275,3 +361,29 @@ def test_the_listening_connection_uses_djangos_database_settings() -> None:
         "connect_timeout": 5,
         "application_name": "dice-game-stream",
     }
+
+
+def test_streams_woken_together_share_one_read_but_never_an_older_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads: list[int] = []
+
+    async def slow_read(game_id: uuid.UUID, after: int) -> Progress:
+        reads.append(after)
+        which = len(reads)
+        await asyncio.sleep(0.05)
+        return Progress(over=False, last_seq=which, events=[])
+
+    monkeypatch.setattr(stream, "_read_in_thread", slow_read)
+
+    async def scenario() -> list[Progress | None]:
+        woken = time.monotonic()
+        first = asyncio.ensure_future(stream.read_log(GAME, 3, not_before=woken))
+        await asyncio.sleep(0)
+        same = [stream.read_log(GAME, 3, not_before=woken) for _ in range(50)]
+        later = stream.read_log(GAME, 3, not_before=time.monotonic())  # woken after it began
+        return await asyncio.gather(first, *same, later)
+
+    answers = asyncio.run(scenario())
+    assert reads == [3, 3]  # 51 streams in step: one read; the one woken later: its own
+    assert {a.last_seq for a in answers[:51]} == {1} and answers[51].last_seq == 2

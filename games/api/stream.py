@@ -7,12 +7,16 @@ else ``?after=``), else from the beginning. The stream ends once the game is ove
 last event is sent; a client that comes back after that gets 204, which tells a browser's
 ``EventSource`` to stop reconnecting.
 
-The view is async (served under ASGI), so an open stream costs a coroutine, not a thread.
-On PostgreSQL, ``games.notify`` announces every commit on the channel ``game_events``; the
-stream LISTENs there and wakes as soon as its game is named, and reads the log every few
-seconds anyway, in case a notification was lost. Without PostgreSQL, or when listening
-fails, it polls the log. Between two reads the stream holds no connection of Django's: on
-PostgreSQL an open stream costs one connection, the one that listens.
+The view is async (served under ASGI, see ``config/asgi.py``), so an open stream costs a
+coroutine, not a thread, and no database connection while it waits. On PostgreSQL it
+subscribes to its worker process's one listener (``games.notify.Listener``) and reads the log
+only when woken: when a commit names its game, or when the listener has reconnected after
+losing the database. Without PostgreSQL it polls the log. A read borrows a pooled connection
+for its few milliseconds, and streams of one game woken together share one read.
+
+If the database cannot be reached, a stream that needs to read ends (the browser reconnects
+after ``retry`` and resumes from its ``Last-Event-ID``), and a new stream is refused with 503
+``database_unavailable`` and ``Retry-After``: no error escapes to the server.
 """
 
 import asyncio
@@ -22,20 +26,18 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import psycopg
 from asgiref.sync import sync_to_async
-from django.conf import settings
+from django.db import Error as DatabaseError
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
-from psycopg import sql
 
 from ..models import Event, Game
-from ..notify import CHANNEL
+from ..notify import listener
 from .errors import problem_response
 from .render import render_event
 
@@ -44,26 +46,12 @@ logger = logging.getLogger(__name__)
 RETRY_MILLISECONDS = 2000  # how long a browser waits before it reconnects
 HEARTBEAT_SECONDS = 15.0  # a comment this often keeps proxies from closing an idle stream
 POLL_SECONDS = 0.5  # between two reads of the log when nothing tells us it grew
-SAFETY_POLL_SECONDS = 5.0  # between two reads while listening: a lost notification costs this
-CONNECT_SECONDS = 5  # to open the listening connection before falling back to polling
 BATCH = 200  # events read at once
-LISTENER_NAME = "dice-game-stream"  # the listening connections' application_name
+RETRY_AFTER_SECONDS = 5  # told to a client refused while the database cannot be reached
 
 OVER = frozenset({Game.Status.FINISHED, Game.Status.ABANDONED})
 MAX_POSITION = 2**31 - 1  # the events endpoint's bound on `after`
 POSITION_RE = re.compile(r"[0-9]{1,10}")
-# Django's own keys in DATABASES[...]["OPTIONS"]; every other key is a libpq parameter.
-DJANGO_OPTIONS = frozenset(
-    {
-        "isolation_level",
-        "assume_role",
-        "server_side_binding",
-        "pool",
-        "cursor_factory",
-        "context",
-        "prepare_threshold",
-    }
-)
 
 RETRY = f"retry: {RETRY_MILLISECONDS}\n\n".encode()
 KEEP_ALIVE = b": keep-alive\n\n"
@@ -112,8 +100,8 @@ class Progress:
 def _read(game_id: uuid.UUID, after: int) -> Progress | None:
     """The game's position and its events after ``after``; None if the game is gone.
 
-    Runs in the request's worker thread (``sync_to_async``), then closes the connection it
-    used, so that a waiting stream holds none.
+    Runs in a thread of the event loop's executor, then closes the connection it used (on
+    PostgreSQL: gives it back to the pool), so that a waiting stream holds none.
     """
     try:
         row = Game.objects.filter(pk=game_id).values_list("status", "last_seq").first()
@@ -129,100 +117,72 @@ def _read(game_id: uuid.UUID, after: int) -> Progress | None:
         connections["default"].close()
 
 
-read_log: Callable[[uuid.UUID, int], Awaitable[Progress | None]] = sync_to_async(_read)
+# Not thread-sensitive: a read needs no thread of the request's own, and a stream's request
+# lasts as long as the stream.
+_read_in_thread = sync_to_async(_read, thread_sensitive=False)
+ReadKey = tuple[asyncio.AbstractEventLoop, uuid.UUID, int]
+_reading: dict[ReadKey, tuple[float, asyncio.Future[Any]]] = {}
+
+
+async def read_log(
+    game_id: uuid.UUID, after: int, *, not_before: float = 0.0
+) -> Progress | None:
+    """``_read``, shared: streams of one game that ask for the same position share one read.
+
+    A notification wakes every stream of its game at once, and streams that are in step ask
+    for the same events: a hundred spectators of one game cost one read per move, not a
+    hundred. A stream joins a read under way only if it began at or after ``not_before``
+    (when the stream was woken), so it never gets an answer older than its wake-up. The
+    shared read is shielded, so one client going away cancels only its own wait.
+    """
+    key = (asyncio.get_running_loop(), game_id, after)
+    started, running = _reading.get(key, (0.0, None))
+    if running is None or started < not_before:
+        started = time.monotonic()
+        running = asyncio.ensure_future(_read_in_thread(game_id, after))
+        _reading[key] = (started, running)
+        running.add_done_callback(lambda done: _forget(key, done))
+    return await asyncio.shield(running)
+
+
+def _forget(key: ReadKey, done: asyncio.Future[Any]) -> None:
+    if _reading.get(key, (0.0, None))[1] is done:
+        del _reading[key]
+    if not done.cancelled():
+        done.exception()  # retrieved here, so a failure no one awaits any more is not logged
 
 
 class Waiting(Protocol):
-    @property
-    def interval(self) -> float: ...
+    # When the last wake-up came (time.monotonic()): a read for it must begin after it.
+    woken_at: float
 
-    async def wait(self, timeout: float) -> None: ...
+    async def wait(self, timeout: float) -> bool:
+        """True when the log may have grown (read it), False when ``timeout`` passed."""
+        ...
 
 
-class Wakeups:
-    """Waits until the game's log may have grown: a notification about it, or a timeout.
+class Polling:
+    """Without notifications: the log may have grown every ``POLL_SECONDS``."""
 
-    With a listening connection, a wait ends as soon as a notification for this game
-    arrives. Without one (or once it has failed), the stream reads the log every
-    ``POLL_SECONDS``: ``interval`` is the longest the stream may wait between two reads.
-    """
+    woken_at = 0.0
 
-    def __init__(self, game_id: uuid.UUID, listener: psycopg.AsyncConnection | None) -> None:
-        self._game = str(game_id)
-        self._listener = listener
-
-    @property
-    def interval(self) -> float:
-        return SAFETY_POLL_SECONDS if self._listener is not None else POLL_SECONDS
-
-    async def wait(self, timeout: float) -> None:
-        if self._listener is None:
+    async def wait(self, timeout: float) -> bool:
+        if timeout < POLL_SECONDS:
             await asyncio.sleep(timeout)
-            return
-        deadline = time.monotonic() + timeout
-        try:
-            while (left := deadline - time.monotonic()) > 0:
-                # aclosing: the generator holds the connection's lock until it is closed.
-                async with aclosing(self._listener.notifies(timeout=left, stop_after=1)) as notes:
-                    async for note in notes:
-                        if note.payload.partition(":")[0] == self._game:
-                            return
-        except psycopg.Error:
-            logger.warning("lost the connection listening for game events", exc_info=True)
-            await self.close()
-
-    async def close(self) -> None:
-        listener, self._listener = self._listener, None
-        if listener is not None:
-            await listener.close()
-
-
-def listen_parameters(database: Mapping[str, Any]) -> dict[str, Any]:
-    """psycopg's connection parameters for the database Django uses (``DATABASES[...]``)."""
-    given = {
-        "dbname": database.get("NAME"),
-        "user": database.get("USER"),
-        "password": database.get("PASSWORD"),
-        "host": database.get("HOST"),
-        "port": database.get("PORT"),
-    }
-    options = database.get("OPTIONS") or {}
-    parameters = {key: value for key, value in given.items() if value not in (None, "")}
-    parameters |= {key: value for key, value in options.items() if key not in DJANGO_OPTIONS}
-    parameters.setdefault("connect_timeout", CONNECT_SECONDS)
-    parameters.setdefault("application_name", LISTENER_NAME)
-    return parameters
-
-
-async def listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConnection | None:
-    """A connection that listens for game events, or None if there is none to be had."""
-    try:
-        listener = await asyncio.wait_for(
-            psycopg.AsyncConnection.connect(**parameters, autocommit=True), CONNECT_SECONDS
-        )
-    except (psycopg.Error, OSError, TimeoutError):
-        logger.warning("cannot listen for game events; the stream polls instead", exc_info=True)
-        return None
-    try:
-        await listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
-    except psycopg.Error:
-        logger.warning("LISTEN failed; the stream polls instead", exc_info=True)
-        await listener.close()
-        return None
-    return listener
+            return False
+        await asyncio.sleep(POLL_SECONDS)
+        self.woken_at = time.monotonic()
+        return True
 
 
 @asynccontextmanager
-async def wakeups(game_id: uuid.UUID) -> AsyncIterator[Wakeups]:
-    """Listens on PostgreSQL, polls elsewhere; the connection closes with the stream."""
-    listener = None
-    if connections["default"].vendor == "postgresql":
-        listener = await listen(listen_parameters(settings.DATABASES["default"]))
-    waiting = Wakeups(game_id, listener)
-    try:
-        yield waiting
-    finally:
-        await waiting.close()
+async def wakeups(game_id: uuid.UUID) -> AsyncIterator[Waiting]:
+    """The process's listener on PostgreSQL, polling elsewhere."""
+    if connections["default"].vendor != "postgresql":
+        yield Polling()
+        return
+    with listener().subscribe(game_id) as subscription:
+        yield subscription
 
 
 async def event_stream(
@@ -230,21 +190,29 @@ async def event_stream(
     after: int,
     *,
     wake: Callable[[uuid.UUID], AbstractAsyncContextManager[Waiting]] = wakeups,
-    read: Callable[[uuid.UUID, int], Awaitable[Progress | None]] = read_log,
+    read: Callable[..., Awaitable[Progress | None]] = read_log,
     heartbeat: float = HEARTBEAT_SECONDS,
 ) -> AsyncIterator[bytes]:
     """The body of the stream: the retry hint, then each event after ``after`` as it comes.
 
-    Ends once the game is over and everything is sent (or if the game is deleted). A client
-    that goes away cancels the task that iterates this; leaving ``wake``'s block then closes
-    the listening connection.
+    Ends once the game is over and everything is sent, if the game is deleted, or if the
+    database cannot be reached (the client then resumes from its last event). A client that
+    goes away cancels the task that iterates this; leaving ``wake``'s block then ends the
+    stream's subscription.
     """
     yield RETRY
     async with wake(game_id) as waiting:
         sent = after
         beat_due = time.monotonic() + heartbeat
         while True:
-            progress = await read(game_id, sent)
+            try:
+                progress = await read(game_id, sent, not_before=waiting.woken_at)
+            except DatabaseError as error:
+                logger.warning(
+                    "event stream of game %s ended after seq %d: the database cannot be read"
+                    " (%s); the client resumes from there", game_id, sent, _oneline(error)
+                )
+                return
             if progress is None:
                 return
             for event in progress.events:
@@ -256,10 +224,19 @@ async def event_stream(
                     continue  # more to send at once
             if progress.over and sent >= progress.last_seq:
                 return
-            if time.monotonic() >= beat_due:
+            while not await waiting.wait(max(beat_due - time.monotonic(), 0.0)):
                 yield KEEP_ALIVE
                 beat_due = time.monotonic() + heartbeat
-            await waiting.wait(min(waiting.interval, max(beat_due - time.monotonic(), 0.0)))
+
+
+def _oneline(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def unavailable() -> HttpResponse:
+    refused = problem_response("database_unavailable", "the database cannot be reached")
+    refused["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return refused
 
 
 @csrf_exempt  # a GET changes nothing; other methods answer 405 like every other path
@@ -273,11 +250,16 @@ async def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     except BadPosition as bad:
         error = {"field": bad.field, "code": "invalid", "detail": bad.detail}
         return problem_response("invalid", f"{bad.field}: {bad.detail}", errors=[error])
-    found = await Game.objects.filter(pk=pk).values_list("status", "last_seq").afirst()
+    try:
+        # Through read_log, not the request's own thread: a connection used there would be
+        # held (not given back to the pool) until the stream ends.
+        found = await read_log(pk, MAX_POSITION)
+    except DatabaseError as error:
+        logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
+        return unavailable()
     if found is None:
         return problem_response("not_found", "no game with this id")
-    status, last_seq = found
-    if status in OVER and last_seq <= after:
+    if found.over and found.last_seq <= after:
         # Nothing more will come. 204 (not an empty stream) tells EventSource to stop
         # reconnecting.
         done = HttpResponse(status=204)

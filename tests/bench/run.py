@@ -1,0 +1,391 @@
+"""Load benchmark: the service as docker-compose.yml serves it, played by closed-loop clients.
+
+    make bench                      # or: .venv/bin/python -m tests.bench.run --help
+
+It makes a fresh PostgreSQL database on the server ``--postgres`` names (default: the local
+one), migrates it, and starts gunicorn with the very command line of the ``web`` service in
+``docker-compose.yml`` (bound to a free port of 127.0.0.1 instead of 0.0.0.0:8000), with
+``REDIS_URL`` passed on when given. Then, each phase after the other:
+
+1. the cheapest endpoint, ``GET /api/v1/health/``, with wrk (Debian's ``wrk``; Locust
+   when wrk is not installed): requests per second;
+2. whole Yahtzee games with ``--clients`` concurrent Locust users (``tests/bench/locustfile.py``):
+   moves/s, creates/s, p50/p95/p99 per endpoint;
+3. the same again while ``--streams`` event streams are open (``tests/bench/streams.py``), with
+   PostgreSQL's connection count to the service's database before and during, and once
+   more with them closed: the slow-down is taken against the mean of the two runs without
+   streams, and how much those two differ shows how steady the machine was;
+4. with ``--deck URL``, the Deck of Cards API served there, played by the same clients
+   (a new deck, then 52 single draws): draws/s, for comparison, in two phases, one after
+   the first games phase and one after the last, so that both sides see the same drift;
+
+and, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
+from its own compose file on a database of its own: its health rate and its games, in two
+phases beside the peer's; and prints the statements each endpoint costs
+(``tests/bench/queries.py``). Rate limits are
+raised far above the load (the clients all come from 127.0.0.1), not switched off, so
+their cost is measured too. Everything it starts stops with it; the database is dropped.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import secrets
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import yaml
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parents[2]
+MOVES = ("roll", "hold", "score")
+HIGH_LIMIT = "1000000/second"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def compose_server_command(source: Path, port: int) -> list[str]:
+    """The ``gunicorn ...`` part of the compose ``web`` command, bound to 127.0.0.1:port."""
+    web = yaml.safe_load((source / "docker-compose.yml").read_text())["services"]["web"]
+    command = web["command"]
+    text = command if isinstance(command, str) else " ".join(command)
+    words = shlex.split(text[text.index("gunicorn ") :])
+    words[words.index("--bind") + 1] = f"127.0.0.1:{port}"
+    return [sys.executable, "-m", *words]
+
+
+def compose_environment(source: Path) -> dict[str, str]:
+    return yaml.safe_load((source / "docker-compose.yml").read_text())["services"]["web"].get(
+        "environment", {}
+    )
+
+
+@contextmanager
+def database(server: str) -> Iterator[str]:
+    parts = urlsplit(server)
+    name = f"dice_bench_{secrets.token_hex(4)}"
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(maintenance, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+def connections_to(database_url: str) -> int:
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return int(row[0])
+
+
+@contextmanager
+def service(source: Path, env: dict[str, str], log: Path) -> Iterator[str]:
+    for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *step], cwd=source, env=env, check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            compose_server_command(source, port), cwd=source, env=env,
+            stdout=output, stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"the service did not start:\n{log.read_text()[-3000:]}")
+                try:
+                    with urllib.request.urlopen(f"{url}/api/v1/health/", timeout=2):
+                        break
+                except OSError:
+                    time.sleep(0.2)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+def health_rate(url: str, clients: int, seconds: int) -> float:
+    """Requests per second on the health endpoint: wrk if installed, else Locust."""
+    target = f"{url}/api/v1/health/"
+    if shutil.which("wrk"):
+        out = subprocess.run(
+            ["wrk", "-t", "2", "-c", str(clients), "-d", f"{seconds}s", target],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        if errors:
+            raise SystemExit(f"health answered errors under load:\n{out}")
+        return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    raise SystemExit("install wrk (apt-get install wrk) to measure the health endpoint")
+
+
+def locust(url: str, user: str, clients: int, seconds: int, folder: Path) -> dict[str, dict]:
+    """Runs Locust headless; the statistics of each named request."""
+    prefix = folder / f"locust-{user}-{time.monotonic_ns()}"
+    subprocess.run(
+        [
+            sys.executable, "-m", "locust", "-f", str(Path(__file__).with_name("locustfile.py")),
+            "--headless", "--only-summary", "--skip-log-setup", "--loglevel", "WARNING",
+            "-u", str(clients), "-r", str(clients), "-t", f"{seconds}s", "--stop-timeout", "5",
+            "--host", url, "--csv", str(prefix), user,
+        ],
+        check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    with open(f"{prefix}_failures.csv", newline="") as rows:
+        for row in csv.DictReader(rows):
+            print(f"    failed: {row['Occurrences']} x {row['Name']}: {row['Error'][:150]}")
+    with open(f"{prefix}_stats.csv", newline="") as rows:
+        return {row["Name"]: row for row in csv.DictReader(rows)}
+
+
+def summarize(stats: dict[str, dict], names: tuple[str, ...]) -> dict[str, float]:
+    """Requests, failures, and the rate of the successful ones."""
+    found = [stats[name] for name in names if name in stats]
+    ok = [
+        float(row["Requests/s"]) * (1 - int(row["Failure Count"]) / int(row["Request Count"]))
+        for row in found
+        if int(row["Request Count"])
+    ]
+    return {
+        "count": sum(int(row["Request Count"]) for row in found),
+        "failures": sum(int(row["Failure Count"]) for row in found),
+        "rate": sum(ok),
+    }
+
+
+def endpoint_lines(stats: dict[str, dict]) -> list[str]:
+    lines = []
+    for name, row in stats.items():
+        if name == "Aggregated":
+            continue
+        lines.append(
+            f"    {name:<9} {float(row['Requests/s']):8.1f} req/s  p50 {row['50%']:>4} ms"
+            f"  p95 {row['95%']:>4} ms  p99 {row['99%']:>4} ms"
+            f"  ({row['Request Count']} requests, {row['Failure Count']} failed)"
+        )
+    return lines
+
+
+def create_games(url: str, count: int) -> list[str]:
+    ids = []
+    for _ in range(count):
+        request = urllib.request.Request(
+            f"{url}/api/v1/games/",
+            data=json.dumps({"ruleset": "yahtzee", "players": [{"name": "Watched"}]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            ids.append(json.load(answer)["id"])
+    return ids
+
+
+@contextmanager
+def open_streams(url: str, count: int, games: list[str]) -> Iterator[None]:
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "tests.bench.streams", url, str(count), *games],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        line = holder.stdout.readline()
+        if not line.startswith("open "):
+            raise SystemExit(f"the streams did not open: {line!r}")
+        yield
+    finally:
+        holder.stdin.close()
+        try:
+            holder.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+            holder.wait()
+
+
+def play(url: str, clients: int, seconds: int, folder: Path, label: str) -> dict[str, float]:
+    stats = locust(url, "Player", clients, seconds, folder)
+    moves, creates = summarize(stats, MOVES), summarize(stats, ("create",))
+    print(f"  {label}: {moves['rate']:.1f} moves/s, {creates['rate']:.1f} creates/s,"
+          f" {moves['failures'] + creates['failures']} failed")
+    print("\n".join(endpoint_lines(stats)))
+    return {"moves": moves["rate"], "creates": creates["rate"],
+            "roll_p95": float(stats.get("roll", {}).get("95%", "nan"))}
+
+
+@contextmanager
+def served(source: Path, args: argparse.Namespace, folder: Path) -> Iterator[tuple[str, str]]:
+    """A fresh database and the service of ``source`` on it: (its URL, the database's)."""
+    folder.mkdir()
+    with database(args.postgres) as db:
+        env = {
+            **os.environ,
+            "DATABASE_URL": db,
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "STATIC_ROOT": str(folder / "static"),
+            "THROTTLE_CREATE": HIGH_LIMIT,
+            "THROTTLE_MOVES": HIGH_LIMIT,
+            "PYTHONUNBUFFERED": "1",
+        }
+        if args.redis:
+            env["REDIS_URL"] = args.redis
+        with service(source, env, folder / "server.log") as url:
+            yield url, db
+
+
+class Peers:
+    """The Deck of Cards API (``--deck``) and an older checkout (``--baseline``), if given."""
+
+    def __init__(self, args: argparse.Namespace, base_url: str | None, folder: Path) -> None:
+        self.args, self.base_url, self.folder = args, base_url, folder
+        self.decks: list[float] = []
+        self.bases: list[dict[str, float]] = []
+        self.base_health = 0.0
+        self.any = bool(args.deck or base_url)
+
+    def phase(self) -> None:
+        args = self.args
+        if args.deck:
+            self.decks.append(deck_phase(args.deck, args.clients, args.seconds, self.folder))
+        if self.base_url:
+            if not self.bases:
+                self.base_health = health_rate(
+                    self.base_url, args.clients, max(args.seconds // 2, 5)
+                )
+                print(f"  baseline {args.baseline}: health {self.base_health:.0f} req/s")
+            self.bases.append(play(self.base_url, args.clients, args.seconds, self.folder,
+                                   f"baseline {args.baseline}: games"))
+
+
+def deck_phase(url: str, clients: int, seconds: int, folder: Path) -> float:
+    stats = locust(url, "DeckPlayer", clients, seconds, folder)
+    rate = summarize(stats, ("draw",))["rate"]
+    print(f"  Deck of Cards API at {url}: {rate:.1f} draws/s,"
+          f" {summarize(stats, ('new deck',))['rate']:.1f} new decks/s")
+    print("\n".join(endpoint_lines(stats)))
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")
+    parser.add_argument("--seconds", type=int, default=20, help="length of each phase (20)")
+    parser.add_argument("--streams", type=int, default=1000, help="open streams in phase 3")
+    parser.add_argument("--postgres", default=os.environ.get(
+        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"),
+        help="a PostgreSQL server the bench may create a database on")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""),
+                        help="REDIS_URL for the service, as compose would give it")
+    parser.add_argument("--deck", default="", help="URL of a Deck of Cards API to compare")
+    parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to serve")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout (an older revision) to serve beside it, the"
+                        " same way, and compare")
+    args = parser.parse_args()
+
+    given = shlex.join(sys.argv[1:])
+    rerun = f"make bench BENCH_ARGS={shlex.quote(given)}" if given else "make bench"
+    if not args.redis and "REDIS_URL" in compose_environment(args.source):
+        args.redis = "redis://127.0.0.1:6379/0"  # compose gives the service a Redis: so do we
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory(prefix="dice-bench-") as tmp, ExitStack() as stack:
+        folder = Path(tmp)
+        url, db = stack.enter_context(served(args.source, args, folder / "this"))
+        queries = subprocess.run(
+            [sys.executable, "-m", "tests.bench.queries"], cwd=args.source, capture_output=True,
+            text=True, env=os.environ | {"DATABASE_URL": db, "PYTHONPATH": str(ROOT)},
+        )
+        base_url = None
+        if args.baseline:
+            base_url, _ = stack.enter_context(served(args.baseline, args, folder / "base"))
+        server = " ".join(compose_server_command(args.source, 0)[2:])
+        print(f"service: {server} (from docker-compose.yml), PostgreSQL"
+              f"{', Redis' if args.redis else ''}; {args.clients} clients,"
+              f" {args.seconds} s a phase")
+        health = health_rate(url, args.clients, max(args.seconds // 2, 5))
+        print(f"  health: {health:.0f} req/s")
+        idle = connections_to(db)
+        calm = play(url, args.clients, args.seconds, folder, "games")
+        # The peers' phases come between ours, so that a machine whose load drifts weighs on
+        # all alike: the ratios use the means of two phases each.
+        peers = Peers(args, base_url, folder)
+        peers.phase()
+        busy, again = None, None
+        if args.streams:
+            watched = create_games(url, 20)
+            with open_streams(url, args.streams, watched):
+                during = connections_to(db)
+                busy = play(url, args.clients, args.seconds, folder,
+                            f"games with {args.streams} open streams")
+                after = connections_to(db)
+            print(f"  database connections: {idle} before the load, {during} with the"
+                  f" streams open, {after} after the load with them")
+            # Again without them: the machine's own drift shows between the two calm runs.
+            again = play(url, args.clients, args.seconds, folder, "games, streams closed")
+        if peers.any:
+            peers.phase()
+            if again is None:
+                again = play(url, args.clients, args.seconds, folder, "games again")
+        unhandled = (folder / "this" / "server.log").read_text(errors="replace").count("Traceback")
+    print("statements per request:", queries.stdout.strip() or queries.stderr.strip()[-500:])
+    print(f"tracebacks in the service's log: {unhandled}")
+    runs = [calm, again] if again else [calm]
+    moves = sum(run["moves"] for run in runs) / len(runs)
+    summary = {
+        "moves/s": round(moves, 1),
+        "creates/s": round(calm["creates"], 1),
+        "roll p95 ms": calm["roll_p95"],
+        "health req/s": round(health),
+    }
+    if busy:
+        summary[f"moves/s with {args.streams} streams"] = round(busy["moves"], 1)
+        summary["streams slow-down %"] = round(100 * (1 - busy["moves"] / moves), 1)
+    if again:
+        summary["runs without streams differ %"] = round(
+            100 * abs(calm["moves"] - again["moves"]) / moves, 1
+        )
+    if peers.decks:
+        deck = sum(peers.decks) / len(peers.decks)
+        summary["deck draws/s"] = round(deck, 1)
+        summary["moves per draw"] = round(moves / deck, 2)
+    if peers.bases:
+        base = sum(run["moves"] for run in peers.bases) / len(peers.bases)
+        summary["baseline moves/s"] = round(base, 1)
+        summary["baseline health req/s"] = round(peers.base_health)
+        summary["moves vs baseline"] = round(moves / base, 2)
+    print("summary:", json.dumps(summary))
+    print(f"rerun (best on a quiet machine): {rerun}")
+
+
+if __name__ == "__main__":
+    main()
