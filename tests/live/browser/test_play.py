@@ -222,14 +222,24 @@ def test_the_analysis_shows_after_the_game_where_the_service_answers_it(device, 
     expect(analysis).to_contain_text("chose Ones, best was keep 3 3 (blunder")
 
 
-def test_no_analysis_and_no_error_where_the_service_has_none(device, live_service):
+def test_the_service_analysis_shows_after_a_solved_game_and_none_after_maxi_yatzy(
+    device, live_service
+):
+    yahtzee = finished_game(live_service, "yahtzee", seed=4)
+    page = device.page
+    page.goto(f"/play/{yahtzee['id']}/")
+    expect(page.get_by_role("status")).to_contain_text("Game over")
+    status, answer = live_service.call("GET", f"/api/v1/games/{yahtzee['id']}/analysis/")
+    assert status == 200
+    analysis = page.get_by_role("region", name="Analysis")
+    expect(analysis).to_contain_text(f"{answer['seats'][0]['accuracy']:.1f}")
+    expect(page.get_by_role("alert")).to_be_hidden()
+
     maxi = finished_game(live_service, "maxi-yatzy", seed=4)
-    for finished in (finished_game(live_service, "yahtzee", seed=4), maxi):
-        page = device.page
-        page.goto(f"/play/{finished['id']}/")
-        expect(page.get_by_role("status")).to_contain_text("Game over")
-        page.wait_for_load_state("networkidle")
-        expect(page.get_by_role("region", name="Analysis")).to_have_count(0)
-        expect(page.get_by_role("alert")).to_be_hidden()
+    page.goto(f"/play/{maxi['id']}/")
+    expect(page.get_by_role("status")).to_contain_text("Game over")
+    page.wait_for_load_state("networkidle")
+    expect(page.get_by_role("region", name="Analysis")).to_have_count(0)
+    expect(page.get_by_role("alert")).to_be_hidden()
     # Maxi Yatzy has no solved strategy, so no analysis: the page does not even ask.
     assert not [url for url in device.recorder.requests if url.endswith(f"{maxi['id']}/analysis/")]
