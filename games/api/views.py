@@ -140,7 +140,7 @@ class GameViewSet(viewsets.GenericViewSet):
     def get_throttles(self) -> list:
         if self.action in ("create", "join"):
             return [CreateThrottle()]
-        if self.action == "hint":
+        if self.action in ("hint", "analysis"):  # each solves positions from the tables
             return [AdviceThrottle()]
         if self.action in CHANGES:
             return [MoveThrottle()]
@@ -321,7 +321,7 @@ class GameViewSet(viewsets.GenericViewSet):
         parameters=[AnalysisQuery],
         responses={
             200: AnalysisOut,
-            **docs.problems(404),
+            **docs.problems(404, 429, strategy=True),
             **docs.ANALYSIS_QUERY_REFUSED,
             **docs.ANALYSIS_UNAVAILABLE,
         },
