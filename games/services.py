@@ -247,7 +247,8 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
             )
             for e in outcome.entries
         )
-    announce(game.id, game.last_seq)
+    if not new:  # nobody can be following a game whose id nobody has been told yet
+        announce(game.id, game.last_seq)
 
 
 SAVED_FIELDS = ["state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners"]
