@@ -125,6 +125,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": env_int("DATABASE_POOL_MAX_SIZE", 16, minimum=max(DATABASE_POOL_MIN_SIZE, 1)),
         "timeout": env_int("DATABASE_POOL_TIMEOUT", 5, minimum=1),
         "max_idle": 300,  # seconds an idle connection above min_size is kept
+        # A connection lost with the database is retried after 1, 2, 4 s, then given up, so
+        # that the next request asks for a fresh one at once: the service is back within a
+        # few seconds of the database (psycopg's default keeps backing off for 5 minutes).
+        "reconnect_timeout": 5,
     }
 
 # Threads per worker process that run the JSON API's (synchronous) requests; see

@@ -182,6 +182,10 @@ def endpoints(service: LiveService) -> dict[str, tuple[str, str, Any, dict[str, 
     }
 
 
+# How soon the service must answer again once the database is back.
+RECOVERY_SECONDS = 15
+
+
 def assert_unavailable(answer: Answer, name: str) -> None:
     assert answer.status == 503, (name, answer.status, answer.body[:200])
     assert answer.headers["content-type"] == PROBLEM, name
@@ -209,6 +213,11 @@ def test_every_endpoint_answers_503_while_the_database_is_gone_then_recovers(
     finally:
         outage.restore()
 
+    # It recovers by itself: within seconds each worker's pool has fresh connections.
+    deadline = time.monotonic() + RECOVERY_SECONDS
+    while call(service, "GET", "/api/v1/health/").status != 200:
+        assert time.monotonic() < deadline, "not recovered in time"
+        time.sleep(0.5)
     answers = {
         name: call(service, method, path, body, **extra)
         for name, (method, path, body, extra) in requests.items()
