@@ -35,7 +35,9 @@ def test_postgres_connections_come_from_a_pool_sized_by_the_environment() -> Non
         SERVER_THREADS="16",
     )
     db = found["db"]
-    assert db["OPTIONS"]["pool"] == {"min_size": 3, "max_size": 20, "timeout": 7, "max_idle": 300, "reconnect_timeout": 5}
+    assert db["OPTIONS"]["pool"] == {
+        "min_size": 3, "max_size": 20, "timeout": 7, "max_idle": 300, "reconnect_timeout": 5
+    }
     assert db["CONN_MAX_AGE"] == 0  # the pool keeps them, not Django
     assert db["CONN_HEALTH_CHECKS"] is True  # checked before each loan
     assert found["threads"] == 16
@@ -43,7 +45,9 @@ def test_postgres_connections_come_from_a_pool_sized_by_the_environment() -> Non
 
 def test_the_pool_has_defaults() -> None:
     db = database_settings(DATABASE_URL="postgres://dice@db:5432/dice")["db"]
-    assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 16, "timeout": 5, "max_idle": 300, "reconnect_timeout": 5}
+    assert db["OPTIONS"]["pool"] == {
+        "min_size": 2, "max_size": 16, "timeout": 5, "max_idle": 300, "reconnect_timeout": 5
+    }
 
 
 @pytest.mark.parametrize(
