@@ -44,11 +44,11 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import yaml
-from psycopg import sql
+
+from tests.databases import postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVES = ("roll", "hold", "score")
@@ -75,22 +75,6 @@ def compose_environment(source: Path) -> dict[str, str]:
     return yaml.safe_load((source / "docker-compose.yml").read_text())["services"]["web"].get(
         "environment", {}
     )
-
-
-@contextmanager
-def database(server: str) -> Iterator[str]:
-    parts = urlsplit(server)
-    name = f"dice_bench_{secrets.token_hex(4)}"
-    maintenance = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(maintenance, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
 
 
 def connections_to(database_url: str) -> int:
@@ -245,7 +229,7 @@ def play(url: str, clients: int, seconds: int, folder: Path, label: str) -> dict
 def served(source: Path, args: argparse.Namespace, folder: Path) -> Iterator[tuple[str, str]]:
     """A fresh database and the service of ``source`` on it: (its URL, the database's)."""
     folder.mkdir()
-    with database(args.postgres) as db:
+    with postgres_database(args.postgres, prefix="dice_bench") as db:
         env = {
             **os.environ,
             "DATABASE_URL": db,

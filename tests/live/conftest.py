@@ -11,24 +11,23 @@ worker processes, so that requests race across processes as well.
 import http.client
 import json
 import os
-import secrets
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import AbstractContextManager as ContextManager
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-import psycopg
 import pytest
-from psycopg import sql
 
 from tests.conftest import on_postgres
+from tests.databases import postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60
@@ -81,20 +80,8 @@ def _sqlite_database(folder: Path) -> Iterator[str]:
     yield f"sqlite:///{folder / 'live.sqlite3'}"
 
 
-@contextmanager
-def _postgres_database(server_url: str) -> Iterator[str]:
-    parts = urlsplit(server_url)
-    name = f"dice_live_{secrets.token_hex(4)}"
-    maintenance = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(maintenance, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
+def _postgres_database(server_url: str) -> ContextManager[str]:
+    return postgres_database(server_url, prefix="dice_live")
 
 
 def _server_command(port: int) -> list[str]:
