@@ -5,9 +5,10 @@ Django's own ASGI handler every such request crosses between the event loop and 
 many times (each middleware, the view, the request signals: a new thread per request), which
 made the API several times slower than the same code under WSGI. So here every path but the
 event streams goes to Django's WSGI application, run by a fixed pool of ``SERVER_THREADS``
-long-lived threads per worker process (a2wsgi): one hand-over per request, and each request
-borrows a pooled database connection. The event streams (``/api/v1/games/<id>/stream/``) go
-to Django's ASGI handler, where their async view waits without a thread or a connection.
+long-lived threads per worker process (``config.threaded_wsgi``): one hand-over per request,
+and each request borrows a pooled database connection. The event streams
+(``/api/v1/games/<id>/stream/``) go to Django's ASGI handler, where their async view waits
+without a thread or a connection.
 
 Served by uvicorn (``make run``) or gunicorn with uvicorn workers (``docker-compose.yml``),
 from one address. The ASGI lifespan is optional: with it, a worker closes its listener for
@@ -18,15 +19,20 @@ import os
 import re
 from typing import Any
 
-from a2wsgi import WSGIMiddleware
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
+from config.threaded_wsgi import ThreadedWSGI
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 streams = get_asgi_application()
-api = WSGIMiddleware(get_wsgi_application(), workers=settings.SERVER_THREADS)
+api = ThreadedWSGI(
+    get_wsgi_application(),
+    threads=settings.SERVER_THREADS,
+    max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**21,
+)
 
 STREAM_PATH = re.compile(r"^/api/v1/games/[0-9a-fA-F-]{36}/stream/$")
 

@@ -1,0 +1,114 @@
+"""The JSON API's path from the ASGI server to Django's WSGI handler (config.threaded_wsgi)."""
+
+import asyncio
+import json
+import threading
+from typing import Any
+
+import pytest
+
+from config.threaded_wsgi import ThreadedWSGI
+
+
+def call(app: Any, *, method: str = "GET", path: str = "/", headers: list | None = None,
+         messages: list[dict] | None = None) -> list[dict]:
+    """Runs one ASGI request through ``app``; the messages it sent."""
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": headers or [], "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    incoming = list(messages or [{"type": "http.request", "body": b"", "more_body": False}])
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        if incoming:
+            return incoming.pop(0)
+        await asyncio.sleep(3600)  # a client that sends nothing more
+        raise AssertionError("unreachable")
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def echo(environ: dict, start_response: Any) -> list[bytes]:
+    """Answers with what it saw: method, body, content length, and the thread it ran in."""
+    body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    seen = {
+        "method": environ["REQUEST_METHOD"], "body": body.decode(),
+        "length": environ.get("CONTENT_LENGTH"), "thread": threading.current_thread().name,
+        "custom": environ.get("HTTP_X_CUSTOM"),
+    }
+    write = start_response("201 Created", [("Content-Type", "application/json"), ("X-A", "b")])
+    write(b'{"seen": ')
+    return [json.dumps(seen).encode(), b"}"]
+
+
+def answer(sent: list[dict]) -> tuple[int, dict[bytes, bytes], bytes]:
+    start, body = sent
+    assert body["type"] == "http.response.body" and not body.get("more_body", False)
+    return start["status"], dict(start["headers"]), body["body"]
+
+
+def test_the_body_goes_in_whole_and_the_answer_comes_back_whole() -> None:
+    app = ThreadedWSGI(echo, threads=2, max_body=100)
+    sent = call(app, method="POST", headers=[(b"content-length", b"11"), (b"x-custom", b"yes")],
+                messages=[{"type": "http.request", "body": b"hello ", "more_body": True},
+                          {"type": "http.request", "body": b"world", "more_body": False}])
+    status, headers, body = answer(sent)
+    assert status == 201
+    assert headers[b"content-type"] == b"application/json" and headers[b"x-a"] == b"b"
+    seen = json.loads(body)["seen"]
+    assert seen["body"] == "hello world" and seen["method"] == "POST"
+    assert seen["custom"] == "yes"
+    assert seen["thread"].startswith("api")  # a pooled thread, not the event loop's
+
+
+def test_a_body_over_the_limit_is_not_read() -> None:
+    app = ThreadedWSGI(echo, threads=1, max_body=4)
+    sent = call(app, method="POST", headers=[(b"content-length", b"11")],
+                messages=[{"type": "http.request", "body": b"hello world", "more_body": False}])
+    seen = json.loads(answer(sent)[2])["seen"]
+    # The application sees the declared length (and refuses it, as Django does) but no body.
+    assert seen["length"] == "11" and seen["body"] == ""
+
+
+def test_a_body_without_a_length_is_not_read() -> None:
+    app = ThreadedWSGI(echo, threads=1, max_body=100)
+    sent = call(app, method="POST", headers=[(b"transfer-encoding", b"chunked")],
+                messages=[{"type": "http.request", "body": b"hello", "more_body": False}])
+    assert json.loads(answer(sent)[2])["seen"]["body"] == ""
+
+
+def test_a_client_gone_before_its_body_gets_no_answer() -> None:
+    called = []
+
+    def app(environ: dict, start_response: Any) -> list[bytes]:
+        called.append(environ)
+        start_response("200 OK", [])
+        return [b""]
+
+    sent = call(ThreadedWSGI(app, threads=1, max_body=100), method="POST",
+                headers=[(b"content-length", b"5")], messages=[{"type": "http.disconnect"}])
+    assert sent == [] and called == []
+
+
+@pytest.mark.django_db
+def test_the_service_refuses_a_body_too_large_as_a_problem() -> None:
+    from django.conf import settings
+
+    from config.asgi import application
+
+    size = settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1
+    sent = call(application, method="POST", path="/api/v1/games/",
+                headers=[(b"content-length", str(size).encode()),
+                         (b"content-type", b"application/json"), (b"host", b"127.0.0.1")],
+                messages=[{"type": "http.request", "body": b" " * size, "more_body": False}])
+    status, headers, body = answer(sent)
+    assert status == 413
+    assert headers[b"content-type"] == b"application/problem+json"
+    assert json.loads(body)["code"] == "request_too_large"
