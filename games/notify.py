@@ -1,12 +1,14 @@
 """Telling live listeners that a game's log has grown.
 
-On PostgreSQL a committed change sends ``NOTIFY game_events, '<game id>:<last seq>'``. Each
-worker process LISTENs on one connection of its own (``Listener``), started by the first
-event stream that waits, and wakes every stream of that process that follows the game
-named: a thousand open streams cost one connection, not a thousand. When that connection
-is lost (the database restarts, say) the listener reconnects with growing pauses and then
-wakes every stream, which reads its game's log again: nothing is missed. Other databases
-have no such channel: their streams poll (see ``games.api.stream``).
+On PostgreSQL a committed change sends ``NOTIFY game_events, '<game id>:<last seq>'``: a
+trigger on the event log does it, inside the transaction that writes the events, and
+PostgreSQL delivers it when that commits (migration 0006). Each worker process LISTENs on
+one connection of its own (``Listener``), started by the first event stream that waits, and
+wakes every stream of that process that follows the game named: a thousand open streams cost
+one connection, not a thousand. When that connection is lost (the database restarts, say)
+the listener reconnects with growing pauses and then wakes every stream, which reads its
+game's log again: nothing is missed. Other databases have no such channel: their streams
+poll (see ``games.api.stream``).
 """
 
 import asyncio
@@ -20,7 +22,6 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import connection, transaction
 from psycopg import sql
 
 CHANNEL = "game_events"
@@ -42,20 +43,6 @@ DJANGO_OPTIONS = frozenset(
 )
 
 logger = logging.getLogger(__name__)
-
-
-def announce(game_id: object, last_seq: int) -> None:
-    """After the current transaction commits, tell listeners the log reached ``last_seq``."""
-    if connection.vendor != "postgresql":
-        return
-
-    def send() -> None:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game_id}:{last_seq}"])
-
-    # robust: the change is committed by then; a database lost at this instant must not
-    # answer the committed move as failed (listeners still read the log every few seconds).
-    transaction.on_commit(send, robust=True)
 
 
 def listen_parameters(database: Mapping[str, Any]) -> dict[str, Any]:

@@ -29,7 +29,6 @@ from . import replays
 from .classroom_models import Student
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
-from .notify import announce
 from .strategy import game_strategy_require, strategy_require
 from .tokens import hash_token, new_token, seat_for_token
 
@@ -247,8 +246,6 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
             )
             for e in outcome.entries
         )
-    if not new:  # nobody can be following a game whose id nobody has been told yet
-        announce(game.id, game.last_seq)
 
 
 SAVED_FIELDS = ["state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners"]

@@ -33,7 +33,7 @@ REDIS = redis_available()
 def caches_for(prefix: str) -> dict:
     if REDIS:
         backend = {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "games.cache.RedisCache",
             "LOCATION": TEST_REDIS_URL,
         }
     else:

@@ -1,7 +1,6 @@
 """Query budgets: a game read and a move cost a fixed number of statements."""
 
 import pytest
-from django.db import connection
 
 
 @pytest.mark.parametrize("seats", [1, 8])
@@ -64,13 +63,12 @@ def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_max_num_
 def test_a_whole_game_costs_what_the_load_benchmark_prints() -> None:
     """The statements per request that ``make bench`` prints (tests/bench/queries.py), pinned.
 
-    On PostgreSQL a move's last statement tells the event streams (``pg_notify``). The
-    first move of a game in a process also asks once whether a seat plays from a strategy
-    table (``games.strategy``: its table must be loaded before the game is locked); the
-    benchmark prints the most any request took, so the roll counts it.
+    The event streams are told by a trigger on the event log (PostgreSQL), which costs no
+    statement. The first move of a game in a process also asks once whether a seat plays
+    from a strategy table (``games.strategy``: its table must be loaded before the game is
+    locked); the benchmark prints the most any request took, so the roll counts it.
     """
     from tests.bench.queries import count
 
-    notify = 1 if connection.vendor == "postgresql" else 0
-    moves = {"roll": 7 + notify, "hold": 6 + notify, "score": 8 + notify}
+    moves = {"roll": 7, "hold": 6, "score": 8}
     assert count() == {"create": 5, **moves, "health": 1}

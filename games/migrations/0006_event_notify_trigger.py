@@ -1,0 +1,42 @@
+"""On PostgreSQL the event log announces itself: every insert into it sends ``NOTIFY``.
+
+One trigger per statement sends ``'<game id>:<last seq>'`` on ``game_events`` for each game
+the statement wrote events of (see ``games.notify``). A ``NOTIFY`` sent inside a transaction
+is delivered when it commits and dropped if it rolls back, so listeners hear of committed
+changes only, and a move costs no statement of its own to tell them. Other databases have
+no such channel (their streams poll): nothing is made there.
+"""
+
+from django.db import migrations
+
+CREATE = """
+CREATE FUNCTION games_event_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('game_events', game_id::text || ':' || max(seq))
+    FROM inserted_events GROUP BY game_id;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER games_event_notify AFTER INSERT ON games_event
+    REFERENCING NEW TABLE AS inserted_events
+    FOR EACH STATEMENT EXECUTE FUNCTION games_event_notify();
+"""
+
+DROP = """
+DROP TRIGGER IF EXISTS games_event_notify ON games_event;
+DROP FUNCTION IF EXISTS games_event_notify();
+"""
+
+
+def run(sql: str):  # noqa: ANN201
+    def apply(apps, schema_editor) -> None:  # noqa: ANN001
+        if schema_editor.connection.vendor == "postgresql":
+            schema_editor.execute(sql)
+
+    return apply
+
+
+class Migration(migrations.Migration):
+    dependencies = [("games", "0005_classroom")]
+
+    operations = [migrations.RunPython(run(CREATE), run(DROP), elidable=False)]
