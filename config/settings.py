@@ -112,13 +112,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # -- Database connections and server threads -------------------------------------------
 # On PostgreSQL, a pool of connections per worker process.
 # Each request borrows a connection from psycopg's pool and gives it back when it ends, so
-# no request pays for a new connection (about 2-5 ms with authentication); the pool checks a
-# connection before lending it, so the service recovers by itself after the server restarts.
+# no request pays for a new connection (about 2-5 ms with authentication). Before lending one
+# the pool checks, without a round trip, that the server has not closed it
+# (config/pool_check.py), so the service recovers by itself after the server restarts.
 # A worker process holds at most DATABASE_POOL_MAX_SIZE of them (plus the one that listens for
 # the event streams), whatever the load and however many streams are open; a request waits
 # DATABASE_POOL_TIMEOUT seconds for one before it fails as the database being unavailable.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # with a pool: check before lending
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool's own check, below
     DATABASE_POOL_MIN_SIZE = env_int("DATABASE_POOL_MIN_SIZE", 2, minimum=0)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": DATABASE_POOL_MIN_SIZE,
@@ -130,6 +131,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # few seconds of the database (psycopg's default keeps backing off for 5 minutes).
         "reconnect_timeout": 5,
     }
+    # Django's backend, giving the pool the check above (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 
 # Threads per worker process that run the JSON API's (synchronous) requests; see
 # config/asgi.py. A worker serves at most this many requests at once, each with one pooled
