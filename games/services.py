@@ -15,7 +15,8 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
 from django.utils import timezone
 
 from scoring import Rng, RuleError, get_ruleset, secure_rng, seeded_rng
@@ -107,7 +108,7 @@ def game_play(
     game_strategy_require(game_id=game_id)
     with transaction.atomic():
         game = _locked(game_id)
-        players = list(Player.objects.filter(game=game).order_by("seat"))
+        players = _seats(game)
         seat = seat_for_token(players, token).seat
         fingerprint = _fingerprint(seat, command)
         if idempotency_key is not None:
@@ -147,7 +148,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     game_strategy_require(game_id=game_id)
     with transaction.atomic():
         game = _locked(game_id)
-        players = list(Player.objects.filter(game=game).order_by("seat"))
+        players = _seats(game)
         outcome = _match(game, players).play(
             game.state, seat=None, command=command, dice=_dice(game), mind=_mind(game)
         )
@@ -164,7 +165,7 @@ def game_abandon(*, game_id: Any, by: str) -> Game:
     """Mark a game that is not over ``abandoned``, logged like any change."""
     with transaction.atomic():
         game = _locked(game_id)
-        players = list(Player.objects.filter(game=game).order_by("seat"))
+        players = _seats(game)
         _save(game, players, _match(game, players).abandon(game.state, by=by))
     return game
 
@@ -200,11 +201,34 @@ def _mind(game: Game) -> Rng:
     return secure_rng() if game.seed is None else seeded_rng(game.seed, -game.version)
 
 
+# The two reads every change begins with, in plain SQL: building them with the ORM cost more
+# of the processor's time than running them (about 0.3 ms each; they come with every move).
+
+
 def _locked(game_id: Any) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if game is None:
+    """The game, its row locked until the change commits (SQLite locks the whole database
+    when the transaction begins, and has no ``FOR UPDATE``)."""
+    try:
+        key = Game._meta.pk.get_db_prep_value(Game._meta.pk.to_python(game_id), connection)
+    except ValidationError:
+        key = None
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    found = (
+        list(Game.objects.raw(f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}", [key]))  # noqa: S608
+        if key is not None
+        else []
+    )
+    if not found:
         raise ServiceError("not_found", "no game with this id")
-    return game
+    return found[0]
+
+
+def _seats(game: Game) -> list[Player]:
+    """The game's seats in order."""
+    table, key = Player._meta.db_table, Game._meta.pk.get_db_prep_value(game.pk, connection)
+    return list(
+        Player.objects.raw(f"SELECT * FROM {table} WHERE game_id = %s ORDER BY seat", [key])  # noqa: S608
+    )
 
 
 def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = False) -> None:
