@@ -22,9 +22,10 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
 and, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
 from its own compose file on a database of its own: its health rate and its games, in two
 phases beside the peer's; and prints the statements each endpoint costs
-(``tests/bench/queries.py``). Rate limits are
-raised far above the load (the clients all come from 127.0.0.1), not switched off, so
-their cost is measured too. Everything it starts stops with it; the database is dropped.
+(``tests/bench/queries.py``). Each server is warmed up with a few seconds of unmeasured
+games before its first phase. Rate limits are raised far above the load (the clients all
+come from 127.0.0.1), not switched off, so their cost is measured too. Everything it starts
+stops with it; the database is dropped.
 """
 
 import argparse
@@ -53,6 +54,7 @@ from tests.databases import postgres_database
 ROOT = Path(__file__).resolve().parents[2]
 MOVES = ("roll", "hold", "score")
 HIGH_LIMIT = "1000000/second"
+WARM_UP = 5  # seconds of unmeasured games before each server's first phase
 
 
 def free_port() -> int:
@@ -259,6 +261,11 @@ class Peers:
 
     def phase(self) -> None:
         args = self.args
+        if not self.decks and not self.bases:  # the first time: a warm-up round for each
+            if args.deck:
+                locust(args.deck, "DeckPlayer", args.clients, WARM_UP, self.folder)
+            if self.base_url:
+                locust(self.base_url, "Player", args.clients, WARM_UP, self.folder)
         if args.deck:
             self.decks.append(deck_phase(args.deck, args.clients, args.seconds, self.folder))
         if self.base_url:
@@ -307,7 +314,10 @@ def main() -> None:
         url, db = stack.enter_context(served(args.source, args, folder / "this"))
         queries = subprocess.run(
             [sys.executable, "-m", "tests.bench.queries"], cwd=args.source, capture_output=True,
-            text=True, env=os.environ | {"DATABASE_URL": db, "PYTHONPATH": str(ROOT)},
+            text=True,
+            env=os.environ
+            | {"DATABASE_URL": db, "PYTHONPATH": str(ROOT)}
+            | ({"REDIS_URL": args.redis} if args.redis else {}),
         )
         base_url = None
         if args.baseline:
@@ -316,6 +326,8 @@ def main() -> None:
         print(f"service: {server} (from docker-compose.yml), PostgreSQL"
               f"{', Redis' if args.redis else ''}; {args.clients} clients,"
               f" {args.seconds} s a phase")
+        # A short unmeasured round first: every worker's pool, caches and code paths warm.
+        locust(url, "Player", args.clients, WARM_UP, folder)
         health = health_rate(url, args.clients, max(args.seconds // 2, 5))
         print(f"  health: {health:.0f} req/s")
         idle = connections_to(db)
