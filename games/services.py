@@ -30,6 +30,7 @@ from . import replays
 from .classroom_models import Student
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
+from .rows import insert_rows, update_row
 from .strategy import game_strategy_require, strategy_require
 from .tokens import hash_token, new_token, seat_for_token
 
@@ -254,22 +255,27 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
         Player.objects.bulk_create(players)
     else:
         game.version += 1
-        game.save(update_fields=[*SAVED_FIELDS, "version"])
-        if changed:
-            Player.objects.bulk_update(changed, ["total"])
-    Event.objects.bulk_create(
-        Event(game=game, seq=first_seq + i, type=e.type, seat=e.seat, data=e.data)
-        for i, e in enumerate(outcome.events)
+        update_row(game, [*SAVED_FIELDS, "version"])
+        for player in changed:
+            update_row(player, ["total"])
+    insert_rows(
+        Event,
+        (
+            Event(game=game, seq=first_seq + i, type=e.type, seat=e.seat, data=e.data)
+            for i, e in enumerate(outcome.events)
+        ),
     )
-    if outcome.entries:
-        by_seat = {player.seat: player for player in players}
-        ScoreEntry.objects.bulk_create(
+    by_seat = {player.seat: player for player in players}
+    insert_rows(
+        ScoreEntry,
+        (
             ScoreEntry(
                 game=game, player=by_seat[e.seat], category=e.category, points=e.points,
                 round=e.round,
             )
             for e in outcome.entries
-        )
+        ),
+    )
 
 
 SAVED_FIELDS = ["state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners"]
