@@ -8,6 +8,7 @@ import re
 import secrets
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -108,18 +109,30 @@ def limited_services(request, tmp_path_factory) -> Iterator[list[LiveService]]: 
 
 
 def _create(service: LiveService, forwarded: str) -> tuple[int, str | None]:
-    conn = service.connection(timeout=30)  # a new connection each time: any worker may answer
-    try:
-        body = json.dumps({"ruleset": "yahtzee", "players": [{"name": "Ann"}]})
-        conn.request(
-            "POST", "/api/v1/games/", body=body,
-            headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded},
-        )
-        answer = conn.getresponse()
-        answer.read()
-        return answer.status, answer.getheader("Retry-After")
-    finally:
-        conn.close()
+    """One create, on a new connection each time: any worker may answer.
+
+    A worker that has served its ``--max-requests`` stops, and a connection it had accepted
+    but not yet read is reset: that request never reached the service (one being served is
+    finished first), so it is sent again, as a client would.
+    """
+    for attempt in range(3):
+        conn = service.connection(timeout=30)
+        try:
+            body = json.dumps({"ruleset": "yahtzee", "players": [{"name": "Ann"}]})
+            conn.request(
+                "POST", "/api/v1/games/", body=body,
+                headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded},
+            )
+            answer = conn.getresponse()
+            answer.read()
+            return answer.status, answer.getheader("Retry-After")
+        except ConnectionResetError:
+            if attempt == 2:
+                raise
+            time.sleep(0.2)
+        finally:
+            conn.close()
+    raise AssertionError("unreachable")
 
 
 def test_one_limit_holds_across_worker_processes_and_forged_addresses(limited_services):
