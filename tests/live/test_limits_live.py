@@ -112,8 +112,9 @@ def _create(service: LiveService, forwarded: str) -> tuple[int, str | None]:
     """One create, on a new connection each time: any worker may answer.
 
     A worker that has served its ``--max-requests`` stops, and a connection it had accepted
-    but not yet read is reset: that request never reached the service (one being served is
-    finished first), so it is sent again, as a client would.
+    but not yet read is closed (the client sees a reset or a broken pipe): that request never
+    reached the service (one being served is finished first), so it is sent again, as a
+    client would.
     """
     for attempt in range(3):
         conn = service.connection(timeout=30)
@@ -126,7 +127,7 @@ def _create(service: LiveService, forwarded: str) -> tuple[int, str | None]:
             answer = conn.getresponse()
             answer.read()
             return answer.status, answer.getheader("Retry-After")
-        except ConnectionResetError:
+        except ConnectionError:  # reset, broken pipe, or closed before the answer
             if attempt == 2:
                 raise
             time.sleep(0.2)
