@@ -29,6 +29,8 @@ from ..classroom_models import DEFAULT_QUOTA, Classroom
 from ..models import Game, Player
 from . import docs
 from .auth import ApiKeyAuthentication
+from .errors import problem
+from .filters import RulesetStatusFilter
 from .leaderboard import LeaderboardQuery
 from .pagination import GamePagination
 from .render import render_game
@@ -221,25 +223,13 @@ WRONG_KEY_EXAMPLE = OpenApiExample(
     "A wrong or revoked key",
     response_only=True,
     status_codes=["401"],
-    value={
-        "type": "urn:dice-games:problem:invalid_api_key",
-        "title": "Not authenticated",
-        "status": 401,
-        "detail": "this API key is not valid (wrong or revoked)",
-        "code": "invalid_api_key",
-    },
+    value=problem("invalid_api_key", "this API key is not valid (wrong or revoked)"),
 )
 FORBIDDEN_EXAMPLE = OpenApiExample(
     "A student's key on a teacher's path",
     response_only=True,
     status_codes=["403"],
-    value={
-        "type": "urn:dice-games:problem:forbidden",
-        "title": "Forbidden",
-        "status": 403,
-        "detail": "only the classroom's teacher key may do this",
-        "code": "forbidden",
-    },
+    value=problem("forbidden", "only the classroom's teacher key may do this"),
 )
 TEACHER_ERRORS = {
     **docs.problems(404, 429),
@@ -394,9 +384,7 @@ class ClassroomView(TeacherView):
         return self._answer(classroom)
 
 
-class ClassroomGameFilter(filters.FilterSet):
-    ruleset = filters.ChoiceFilter(choices=[(r, r) for r in RULESETS])
-    status = filters.ChoiceFilter(choices=Game.Status.choices)
+class ClassroomGameFilter(RulesetStatusFilter):
     student = filters.CharFilter(
         method="with_student",
         max_length=50,

@@ -9,6 +9,7 @@ from scoring.strategy.analysis import (
     MISTAKE_BELOW,
 )
 
+from .errors import problem
 from .serializers import ProblemOut
 
 WHEN = {
@@ -58,13 +59,7 @@ def problems(*statuses: int, strategy: bool = False) -> dict[tuple[int, str], Op
 
 PROBLEM_EXAMPLE = OpenApiExample(
     "A refused move",
-    value={
-        "type": "urn:dice-games:problem:no_rolls_left",
-        "title": "Move not allowed",
-        "status": 409,
-        "detail": "no rolls are left this turn: fill a box",
-        "code": "no_rolls_left",
-    },
+    value=problem("no_rolls_left", "no rolls are left this turn: fill a box"),
     response_only=True,
     status_codes=["409"],
 )

@@ -6,9 +6,14 @@ from scoring import RULESETS
 from ..models import Game, Player
 
 
-class GameFilter(filters.FilterSet):
+class RulesetStatusFilter(filters.FilterSet):
+    """What every list of games filters on; the lists add who played."""
+
     ruleset = filters.ChoiceFilter(choices=[(r, r) for r in RULESETS])
     status = filters.ChoiceFilter(choices=Game.Status.choices)
+
+
+class GameFilter(RulesetStatusFilter):
     player = filters.CharFilter(
         method="with_player",
         max_length=50,

@@ -10,6 +10,7 @@ from scoring import RULESETS
 
 from .. import selectors
 from . import docs
+from .errors import problem
 from .serializers import RulesetField
 
 
@@ -77,26 +78,18 @@ TABLE_EXAMPLE = OpenApiExample(
         },
     ],
 )
+UNKNOWN_CHESS = (
+    "no ruleset 'chess'; known: yahtzee, yatzy, forced-yatzy, maxi-yatzy, ten-thousand"
+)
 UNKNOWN_RULESET_EXAMPLE = OpenApiExample(
     "An unknown ruleset",
     response_only=True,
     status_codes=["400"],
-    value={
-        "type": "urn:dice-games:problem:unknown_ruleset",
-        "title": "Bad request",
-        "status": 400,
-        "detail": "ruleset: no ruleset 'chess'; known: yahtzee, yatzy, forced-yatzy, "
-        "maxi-yatzy, ten-thousand",
-        "code": "unknown_ruleset",
-        "errors": [
-            {
-                "field": "ruleset",
-                "code": "unknown_ruleset",
-                "detail": "no ruleset 'chess'; known: yahtzee, yatzy, forced-yatzy, "
-                "maxi-yatzy, ten-thousand",
-            }
-        ],
-    },
+    value=problem(
+        "unknown_ruleset",
+        f"ruleset: {UNKNOWN_CHESS}",
+        [{"field": "ruleset", "code": "unknown_ruleset", "detail": UNKNOWN_CHESS}],
+    ),
 )
 
 
