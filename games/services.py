@@ -206,21 +206,21 @@ def _mind(game: Game) -> Rng:
 # of the processor's time than running them (about 0.3 ms each; they come with every move).
 
 
+NO_GAME = "no game with this id"
+
+
 def _locked(game_id: Any) -> Game:
     """The game, its row locked until the change commits (SQLite locks the whole database
     when the transaction begins, and has no ``FOR UPDATE``)."""
     try:
         key = Game._meta.pk.get_db_prep_value(Game._meta.pk.to_python(game_id), connection)
     except ValidationError:
-        key = None
+        raise ServiceError("not_found", NO_GAME) from None
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    found = (
-        list(Game.objects.raw(f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}", [key]))  # noqa: S608
-        if key is not None
-        else []
-    )
+    table = Game._meta.db_table
+    found = list(Game.objects.raw(f"SELECT * FROM {table} WHERE id = %s{lock}", [key]))  # noqa: S608
     if not found:
-        raise ServiceError("not_found", "no game with this id")
+        raise ServiceError("not_found", NO_GAME)
     return found[0]
 
 
