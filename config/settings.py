@@ -55,11 +55,12 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Sessions, users and messages serve the admin: skipped under /api/ (config.middleware).
+    "config.middleware.AdminSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.AdminAuthenticationMiddleware",
+    "config.middleware.AdminMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # API keys and the stop for repeated wrong credentials (games.middleware).
     "games.middleware.ApiKeyMiddleware",

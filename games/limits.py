@@ -74,6 +74,7 @@ def _host(entry: str) -> str:
     return entry
 
 
+@lru_cache(maxsize=4096)  # every request carrying credentials asks: the same few addresses
 def _normal(entry: str) -> str:
     host = _host(entry)
     try:
@@ -118,9 +119,13 @@ def _cache():  # noqa: ANN202
 
 
 def _key(scope: str, ident: str, window: Window, index: int) -> str:
-    # Hashed: an address or key id of any shape makes a short key every backend accepts.
-    name = hashlib.sha256(ident.encode()).hexdigest()[:32]
-    return f"limit:{scope}:{window.count}/{window.seconds}:{name}:{index}"
+    return f"limit:{scope}:{window.count}/{window.seconds}:{_digest(ident)}:{index}"
+
+
+@lru_cache(maxsize=4096)
+def _digest(ident: str) -> str:
+    """An address or key id of any shape as a short name every cache backend accepts."""
+    return hashlib.sha256(ident.encode()).hexdigest()[:32]
 
 
 def _raise(key: str, timeout: int) -> int:

@@ -26,11 +26,10 @@ from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
 from scoring.strategy import computer_command, levels_for
 
-from . import replays
+from . import replays, rows
 from .classroom_models import Student
 from .errors import ServiceError
 from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
-from .rows import insert_rows, update_row
 from .strategy import game_strategy_require, strategy_require
 from .tokens import hash_token, new_token, seat_for_token
 
@@ -108,8 +107,7 @@ def game_play(
     # Strategy tables first, outside the game lock: a missing one is a 503, never a build.
     game_strategy_require(game_id=game_id)
     with transaction.atomic():
-        game = _locked(game_id)
-        players = _seats(game)
+        game, players = _locked(game_id)
         seat = seat_for_token(players, token).seat
         fingerprint = _fingerprint(seat, command)
         if idempotency_key is not None:
@@ -148,8 +146,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     """
     game_strategy_require(game_id=game_id)
     with transaction.atomic():
-        game = _locked(game_id)
-        players = _seats(game)
+        game, players = _locked(game_id)
         outcome = _match(game, players).play(
             game.state, seat=None, command=command, dice=_dice(game), mind=_mind(game)
         )
@@ -165,8 +162,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
 def game_abandon(*, game_id: Any, by: str) -> Game:
     """Mark a game that is not over ``abandoned``, logged like any change."""
     with transaction.atomic():
-        game = _locked(game_id)
-        players = _seats(game)
+        game, players = _locked(game_id)
         _save(game, players, _match(game, players).abandon(game.state, by=by))
     return game
 
@@ -202,34 +198,36 @@ def _mind(game: Game) -> Rng:
     return secure_rng() if game.seed is None else seeded_rng(game.seed, -game.version)
 
 
-# The two reads every change begins with, in plain SQL: building them with the ORM cost more
-# of the processor's time than running them (about 0.3 ms each; they come with every move).
+# The reads every change begins with, in plain SQL (games.rows): building them with the ORM
+# cost more of the processor's time than running them, and they come with every move.
 
 
 NO_GAME = "no game with this id"
 
 
-def _locked(game_id: Any) -> Game:
-    """The game, its row locked until the change commits (SQLite locks the whole database
-    when the transaction begins, and has no ``FOR UPDATE``)."""
+def _locked(game_id: Any) -> tuple[Game, list[Player]]:
+    """The game, its row locked until the change commits, and its seats in order.
+
+    One round trip on PostgreSQL: the seats are read after the lock is granted, so they are
+    those of the last change committed. SQLite has no ``FOR UPDATE``; it locks the whole
+    database when the transaction begins.
+    """
     try:
         key = Game._meta.pk.get_db_prep_value(Game._meta.pk.to_python(game_id), connection)
     except ValidationError:
         raise ServiceError("not_found", NO_GAME) from None
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    table = Game._meta.db_table
-    found = list(Game.objects.raw(f"SELECT * FROM {table} WHERE id = %s{lock}", [key]))  # noqa: S608
+    found, seats = rows.run([
+        rows.select(Game, "id = %s", [key], tail=lock),
+        rows.select(Player, "game_id = %s", [key], tail=" ORDER BY seat"),
+    ])
     if not found:
         raise ServiceError("not_found", NO_GAME)
-    return found[0]
-
-
-def _seats(game: Game) -> list[Player]:
-    """The game's seats in order."""
-    table, key = Player._meta.db_table, Game._meta.pk.get_db_prep_value(game.pk, connection)
-    return list(
-        Player.objects.raw(f"SELECT * FROM {table} WHERE game_id = %s ORDER BY seat", [key])  # noqa: S608
-    )
+    game = rows.instances(Game, found)[0]
+    players = rows.instances(Player, seats)
+    for player in players:
+        Player.game.field.set_cached_value(player, game)
+    return game, players
 
 
 def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = False) -> None:
@@ -250,15 +248,15 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
     changed = [p for p in players if p.total != view.totals[p.seat]]
     for player in changed:
         player.total = view.totals[player.seat]
+    writes: list[rows.Statement] = []
     if new:
         game.save(force_insert=True)
         Player.objects.bulk_create(players)
     else:
         game.version += 1
-        update_row(game, [*SAVED_FIELDS, "version"])
-        for player in changed:
-            update_row(player, ["total"])
-    insert_rows(
+        writes.append(rows.update(game, [*SAVED_FIELDS, "version"]))
+        writes.extend(rows.update(player, ["total"]) for player in changed)
+    writes += rows.insert(
         Event,
         (
             Event(game=game, seq=first_seq + i, type=e.type, seat=e.seat, data=e.data)
@@ -266,7 +264,7 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
         ),
     )
     by_seat = {player.seat: player for player in players}
-    insert_rows(
+    writes += rows.insert(
         ScoreEntry,
         (
             ScoreEntry(
@@ -276,6 +274,8 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
             for e in outcome.entries
         ),
     )
+    if writes:
+        rows.run(writes)
 
 
 SAVED_FIELDS = ["state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners"]

@@ -1,7 +1,7 @@
-"""The SQL statements each endpoint of a whole game costs, counted in-process.
+"""The queries (calls to the database) each endpoint of a whole game costs, counted in-process.
 
 ``DATABASE_URL=... python -m tests.bench.queries`` plays one Yahtzee game through Django's test
-client against that database and prints the statements per request of each endpoint (the
+client against that database and prints the queries per request of each endpoint (the
 most any request of it took). ``tests/bench/run.py`` runs it against its own database.
 """
 
@@ -11,7 +11,7 @@ import django
 
 
 def count() -> dict[str, int]:
-    """The most statements one request of each endpoint took in one whole game.
+    """The most queries one request of each endpoint took in one whole game.
 
     Needs Django set up (``main`` does it; tests/api/test_queries.py pins the figures).
     """

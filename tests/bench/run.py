@@ -21,11 +21,12 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
 
 and, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
 from its own compose file on a database of its own: its health rate and its games, in two
-phases beside the peer's; and prints the statements each endpoint costs
-(``tests/bench/queries.py``). Each server is warmed up with a few seconds of unmeasured
-games before its first phase. Rate limits are raised far above the load (the clients all
-come from 127.0.0.1), not switched off, so their cost is measured too. Everything it starts
-stops with it; the database is dropped.
+phases beside the peer's; and prints the queries (calls to the database) each endpoint
+costs (``tests/bench/queries.py``). Each server is warmed up with a few seconds of
+unmeasured games before its first phase. The service runs with compose's settings, but for
+one: the limit on creating games is raised far above the load (the clients all come from
+127.0.0.1), not switched off, so its cost is measured too. Everything it starts stops with
+it; the database is dropped.
 """
 
 import argparse
@@ -240,7 +241,6 @@ def served(source: Path, args: argparse.Namespace, folder: Path) -> Iterator[tup
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "STATIC_ROOT": str(folder / "static"),
             "THROTTLE_CREATE": HIGH_LIMIT,
-            "THROTTLE_MOVES": HIGH_LIMIT,
             "PYTHONUNBUFFERED": "1",
         }
         if args.redis:
@@ -353,7 +353,7 @@ def main() -> None:
             if again is None:
                 again = play(url, args.clients, args.seconds, folder, "games again")
         unhandled = (folder / "this" / "server.log").read_text(errors="replace").count("Traceback")
-    print("statements per request:", queries.stdout.strip() or queries.stderr.strip()[-500:])
+    print("queries per request:", queries.stdout.strip() or queries.stderr.strip()[-500:])
     print(f"tracebacks in the service's log: {unhandled}")
     runs = [calm, again] if again else [calm]
     moves = sum(run["moves"] for run in runs) / len(runs)
