@@ -25,8 +25,9 @@ phases beside the peer's; and prints the queries (calls to the database) each en
 costs (``tests/bench/queries.py``). Each server is warmed up with a few seconds of
 unmeasured games before its first phase. The service runs with compose's settings, but for
 one: the limit on creating games is raised far above the load (the clients all come from
-127.0.0.1), not switched off, so its cost is measured too. Everything it starts stops with
-it; the database is dropped.
+127.0.0.1), not switched off, so its cost is measured too. The baseline's limit on moves
+is raised the same way (its compose settings had one; this service's have none). Everything
+it starts stops with it; the database is dropped.
 """
 
 import argparse
@@ -229,8 +230,14 @@ def play(url: str, clients: int, seconds: int, folder: Path, label: str) -> dict
 
 
 @contextmanager
-def served(source: Path, args: argparse.Namespace, folder: Path) -> Iterator[tuple[str, str]]:
-    """A fresh database and the service of ``source`` on it: (its URL, the database's)."""
+def served(
+    source: Path, args: argparse.Namespace, folder: Path, **limits: str
+) -> Iterator[tuple[str, str]]:
+    """A fresh database and the service of ``source`` on it: (its URL, the database's).
+
+    ``limits``: more settings of rate limits, e.g. ``THROTTLE_MOVES`` for an older revision
+    whose compose settings limited moves (600 a minute per address, which 8 clients from one
+    address pass in seconds)."""
     folder.mkdir()
     with postgres_database(args.postgres, prefix="dice_bench") as db:
         env = {
@@ -242,6 +249,7 @@ def served(source: Path, args: argparse.Namespace, folder: Path) -> Iterator[tup
             "STATIC_ROOT": str(folder / "static"),
             "THROTTLE_CREATE": HIGH_LIMIT,
             "PYTHONUNBUFFERED": "1",
+            **limits,
         }
         if args.redis:
             env["REDIS_URL"] = args.redis
@@ -321,7 +329,9 @@ def main() -> None:
         )
         base_url = None
         if args.baseline:
-            base_url, _ = stack.enter_context(served(args.baseline, args, folder / "base"))
+            base_url, _ = stack.enter_context(
+                served(args.baseline, args, folder / "base", THROTTLE_MOVES=HIGH_LIMIT)
+            )
         server = " ".join(compose_server_command(args.source, 0)[2:])
         print(f"service: {server} (from docker-compose.yml), PostgreSQL"
               f"{', Redis' if args.redis else ''}; {args.clients} clients,"
