@@ -42,3 +42,42 @@ def test_twenty_threads_rolling_one_fresh_turn_get_exactly_three_rolls():
     api = Api(APIClient())
     assert [e["type"] for e in api.events(game)].count("rolled") == 3
     assert api.get(game)["version"] == 4
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_change_waiting_for_the_lock_reads_the_seats_the_holder_committed():
+    """The game and its seats are read in one call (games.rows); the seats' read must still
+    come after the lock is granted, so a seat joined meanwhile is seen."""
+    from django.db import transaction
+
+    from games.models import Game, Player
+    from games.services import _locked
+
+    game = Api(APIClient()).create(("Ann",), open_seats=1)
+    locked, read = threading.Event(), []
+
+    def hold_the_lock_and_seat_bob() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game["id"])
+                locked.set()
+                threading.Event().wait(0.5)  # the other change is waiting for the lock now
+                Player.objects.create(game_id=game["id"], seat=1, name="Bob")
+        finally:
+            connection.close()
+
+    def read_the_seats() -> None:
+        try:
+            locked.wait()
+            with transaction.atomic():
+                read.extend(p.name for p in _locked(game["id"])[1])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=f) for f in (hold_the_lock_and_seat_bob, read_the_seats)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert read == ["Ann", "Bob"]
