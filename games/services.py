@@ -274,8 +274,7 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
             for e in outcome.entries
         ),
     )
-    if writes:
-        rows.run(writes)
+    rows.run(writes)
 
 
 SAVED_FIELDS = ["state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners"]

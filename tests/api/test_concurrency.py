@@ -3,9 +3,11 @@
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
+from games.models import Game, Player
+from games.services import _locked
 from tests.conftest import postgres_only
 
 from .conftest import Api
@@ -49,11 +51,6 @@ def test_twenty_threads_rolling_one_fresh_turn_get_exactly_three_rolls():
 def test_a_change_waiting_for_the_lock_reads_the_seats_the_holder_committed():
     """The game and its seats are read in one call (games.rows); the seats' read must still
     come after the lock is granted, so a seat joined meanwhile is seen."""
-    from django.db import transaction
-
-    from games.models import Game, Player
-    from games.services import _locked
-
     game = Api(APIClient()).create(("Ann",), open_seats=1)
     locked, read = threading.Event(), []
 
