@@ -111,14 +111,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     )
 
 # -- Database connections and server threads -------------------------------------------
+# Threads per worker process that run the requests (config/asgi.py) and the event streams'
+# reads of the log: the only threads of a worker that use the database. A worker serves at
+# most this many requests at once, each with one pooled connection.
+SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
+
 # On PostgreSQL, a pool of connections per worker process.
 # Each request borrows a connection from psycopg's pool and gives it back when it ends, so
 # no request pays for a new connection (about 2-5 ms with authentication). Before lending one
 # the pool checks, without a round trip, that the server has not closed it
 # (config/pool_check.py), so the service recovers by itself after the server restarts.
-# A worker process holds at most DATABASE_POOL_MAX_SIZE of them (plus the one that listens for
-# the event streams), whatever the load and however many streams are open; a request waits
+# A worker process keeps DATABASE_POOL_MIN_SIZE of them open and uses at most SERVER_THREADS
+# at once (plus the one that listens for the event streams), whatever the load and however
+# many streams are open; the pool may hold up to DATABASE_POOL_MAX_SIZE. A request waits
 # DATABASE_POOL_TIMEOUT seconds for one before it fails as the database being unavailable.
+# (A pool kept full, min = SERVER_THREADS, took 11 s instead of 2 s to serve again after the
+# database had hung: each of its connections lost is retried before a request gets one.)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool's own check, below
     DATABASE_POOL_MIN_SIZE = env_int("DATABASE_POOL_MIN_SIZE", 2, minimum=0)
@@ -135,11 +143,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, giving the pool the check above (config/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "config.postgresql"
 
-# Threads per worker process that run the JSON API's (synchronous) requests; see
-# config/asgi.py. A worker serves at most this many requests at once, each with one pooled
-# connection: keep DATABASE_POOL_MAX_SIZE at least this plus 6 (the event streams' reads run
-# in the event loop's default executor, min(32, cores + 4) threads).
-SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
 # -- end of database connections and server threads ------------------------------------------
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -9,8 +9,11 @@ application and collects its whole answer, and the loop sends it: the request cr
 once and comes back once.
 
 The JSON API's answers are small; the largest answers on this path are the docs' static
-files (a few megabytes at most), which are collected the same way. A streaming answer would
-be held until it ends, so the event streams must not come here (see ``config.asgi``).
+files (a few megabytes at most), which are collected the same way. An answer whose body is an
+async iterator (Django's ``StreamingHttpResponse`` over an async generator: the live event
+streams) is the exception: the thread hands it back as soon as the headers are known, and
+the loop sends each part as it comes, until the body ends or the client goes away. So a
+stream costs one crossing to open, like any request, and then no thread at all.
 """
 
 import asyncio
@@ -22,7 +25,33 @@ from typing import Any
 
 from a2wsgi.wsgi import build_environ
 
-Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
+# The environ key under which the application finds the pool of threads it runs in, for work
+# of its own that must run there too (the event streams' reads of the log, which use the
+# threads' database connections).
+EXECUTOR_KEY = "threaded_wsgi.executor"
+
+Headers = list[tuple[bytes, bytes]]
+Answer = tuple[int, Headers, "bytes | AsyncBody"]
+
+
+class AsyncBody:
+    """An answer's body that the event loop sends part by part (see the module's notes)."""
+
+    def __init__(self, iterable: Any) -> None:
+        self.iterable = iterable  # has __aiter__; its close() ends the request for Django
+
+    async def send(self, send: Any) -> None:
+        parts = aiter(self.iterable)
+        try:
+            async for part in parts:
+                await send({"type": "http.response.body", "body": part, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+        except OSError:
+            pass  # the client went away while a part was being sent
+        finally:
+            closing = getattr(parts, "aclose", None)
+            if closing is not None:
+                await closing()
 
 
 class ThreadedWSGI:
@@ -39,10 +68,30 @@ class ThreadedWSGI:
             return  # the client went away before its body arrived
         environ = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type]
         environ["wsgi.errors"] = sys.stderr
+        environ[EXECUTOR_KEY] = self.executor
         loop = asyncio.get_running_loop()
         status, headers, content = await loop.run_in_executor(self.executor, self._run, environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": content})
+        if isinstance(content, AsyncBody):
+            await self._stream(content, receive, send)
+        else:
+            await send({"type": "http.response.body", "body": content})
+
+    async def _stream(self, body: AsyncBody, receive: Any, send: Any) -> None:
+        """Sends ``body`` until it ends or the client disconnects, whichever comes first; then
+        closes the answer in a thread (Django's end of request: the ``request_finished``
+        signal)."""
+        sending = asyncio.ensure_future(body.send(send))
+        listening = asyncio.ensure_future(_disconnection(receive))
+        try:
+            await asyncio.wait({sending, listening}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sending, listening):
+                task.cancel()
+            await asyncio.gather(sending, listening, return_exceptions=True)
+            close = getattr(body.iterable, "close", None)
+            if close is not None:
+                await asyncio.get_running_loop().run_in_executor(self.executor, close)
 
     async def _body(self, scope: dict[str, Any], receive: Any) -> bytes | None:
         """The body the request declares, read whole if it is within ``max_body``.
@@ -74,18 +123,30 @@ class ThreadedWSGI:
 
         chunks: list[bytes] = []
         iterable = self.app(environ, start_response)
+        status, headers = started
+        if getattr(iterable, "is_async", False) and hasattr(iterable, "__aiter__"):
+            return _status(status), _latin1(headers), AsyncBody(iterable)
         try:
             chunks.extend(iterable)
         finally:
             close = getattr(iterable, "close", None)
             if close is not None:
                 close()
-        status, headers = started
-        return (
-            int(status.split(" ", 1)[0]),
-            [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers],
-            b"".join(chunks),
-        )
+        return _status(status), _latin1(headers), b"".join(chunks)
+
+
+def _status(status: str) -> int:
+    return int(status.split(" ", 1)[0])
+
+
+def _latin1(headers: list[tuple[str, str]]) -> Headers:
+    return [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers]
+
+
+async def _disconnection(receive: Any) -> None:
+    """Returns when the client has gone away (the server says so through ``receive``)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _content_length(scope: dict[str, Any]) -> int:

@@ -368,7 +368,7 @@ def test_streams_woken_together_share_one_read_but_never_an_older_one(
 ) -> None:
     reads: list[int] = []
 
-    async def slow_read(game_id: uuid.UUID, after: int) -> Progress:
+    async def slow_read(game_id: uuid.UUID, after: int, executor: object = None) -> Progress:
         reads.append(after)
         which = len(reads)
         await asyncio.sleep(0.05)

@@ -112,3 +112,61 @@ def test_the_service_refuses_a_body_too_large_as_a_problem() -> None:
     assert status == 413
     assert headers[b"content-type"] == b"application/problem+json"
     assert json.loads(body)["code"] == "request_too_large"
+
+
+class AsyncAnswer:
+    """What Django's WSGI handler returns for a ``StreamingHttpResponse`` over an async
+    generator: an iterable with ``is_async``, ``__aiter__`` and ``close``."""
+
+    is_async = True
+
+    def __init__(self, parts: Any) -> None:
+        self.parts = parts
+        self.closed_in: list[str] = []
+
+    def __aiter__(self) -> Any:
+        return self.parts
+
+    def close(self) -> None:
+        self.closed_in.append(threading.current_thread().name)
+
+
+def streaming(answer_: AsyncAnswer) -> Any:
+    def app(environ: dict, start_response: Any) -> AsyncAnswer:
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+        return answer_
+    return app
+
+
+def test_an_async_body_is_sent_part_by_part_then_closed_in_a_thread() -> None:
+    async def parts() -> Any:
+        for part in (b"retry: 2000\n\n", b"id: 1\n\n"):
+            await asyncio.sleep(0)
+            yield part
+
+    body = AsyncAnswer(parts())
+    sent = call(ThreadedWSGI(streaming(body), threads=1, max_body=100))
+    assert sent[0]["status"] == 200
+    assert dict(sent[0]["headers"])[b"content-type"] == b"text/event-stream"
+    assert [(m["body"], m.get("more_body", False)) for m in sent[1:]] == [
+        (b"retry: 2000\n\n", True), (b"id: 1\n\n", True), (b"", False)
+    ]
+    assert body.closed_in == ["api_0"]  # Django's end of the request, off the event loop
+
+
+def test_a_client_gone_ends_an_async_body_that_is_waiting() -> None:
+    ended: list[str] = []
+
+    async def parts() -> Any:
+        try:
+            yield b"retry: 2000\n\n"
+            await asyncio.sleep(3600)  # a stream with nothing new to send
+            yield b"never"
+        finally:
+            ended.append("ended")
+
+    body = AsyncAnswer(parts())
+    sent = call(ThreadedWSGI(streaming(body), threads=1, max_body=100),
+                messages=[{"type": "http.request", "body": b""}, {"type": "http.disconnect"}])
+    assert [m.get("body") for m in sent[1:]] == [b"retry: 2000\n\n"]
+    assert ended == ["ended"] and body.closed_in == ["api_0"]

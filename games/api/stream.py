@@ -7,12 +7,14 @@ else ``?after=``), else from the beginning. The stream ends once the game is ove
 last event is sent; a client that comes back after that gets 204, which tells a browser's
 ``EventSource`` to stop reconnecting.
 
-The view is async (served under ASGI, see ``config/asgi.py``), so an open stream costs a
-coroutine, not a thread, and no database connection while it waits. On PostgreSQL it
-subscribes to its worker process's one listener (``games.notify.Listener``) and reads the log
-only when woken: when a commit names its game, or when the listener has reconnected after
-losing the database. Without PostgreSQL it polls the log. A read borrows a pooled connection
-for its few milliseconds, and streams of one game woken together share one read.
+The view checks the request and the game in one of the server's request threads, like every
+other request; the stream's body is an async generator that the server sends from its event
+loop (``config.threaded_wsgi``), so an open stream costs a coroutine, not a thread, and no
+database connection while it waits. On PostgreSQL it subscribes to its worker process's one
+listener (``games.notify.Listener``) and reads the log only when woken: when a commit names
+its game, or when the listener has reconnected after losing the database. Without
+PostgreSQL it polls the log. A read runs on one of the request threads and borrows a pooled
+connection for its few milliseconds, and streams of one game woken together share one read.
 
 If the database cannot be reached, a stream that needs to read ends (the browser reconnects
 after ``retry`` and resumes from its ``Last-Event-ID``), and a new stream is refused with 503
@@ -26,15 +28,18 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
-from asgiref.sync import sync_to_async
 from django.db import Error as DatabaseError
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
+
+from config.threaded_wsgi import EXECUTOR_KEY
 
 from ..models import Event, Game
 from ..notify import listener
@@ -100,8 +105,9 @@ class Progress:
 def _read(game_id: uuid.UUID, after: int) -> Progress | None:
     """The game's position and its events after ``after``; None if the game is gone.
 
-    Runs in a thread of the event loop's executor, then closes the connection it used (on
-    PostgreSQL: gives it back to the pool), so that a waiting stream holds none.
+    Runs in a thread (the view's; for a stream's later reads, one of the server's request
+    threads), then closes the connection it used (on PostgreSQL: gives it back to the pool),
+    so that a waiting stream holds none.
     """
     try:
         row = Game.objects.filter(pk=game_id).values_list("status", "last_seq").first()
@@ -114,18 +120,25 @@ def _read(game_id: uuid.UUID, after: int) -> Progress | None:
             events = [render_event(event) for event in rows]
         return Progress(over=status in OVER, last_seq=last_seq, events=events)
     finally:
-        connections["default"].close()
+        connection = connections["default"]
+        if not connection.in_atomic_block:  # a transaction around the view (a test's) keeps it
+            connection.close()
 
 
-# Not thread-sensitive: a read needs no thread of the request's own, and a stream's request
-# lasts as long as the stream.
-_read_in_thread = sync_to_async(_read, thread_sensitive=False)
+async def _read_in_thread(
+    game_id: uuid.UUID, after: int, executor: Executor | None = None
+) -> Progress | None:
+    """``_read`` in one of ``executor``'s threads: the server's request threads, which own the
+    worker's pooled connections (``config.threaded_wsgi``), else the loop's default ones."""
+    return await asyncio.get_running_loop().run_in_executor(executor, _read, game_id, after)
+
+
 ReadKey = tuple[asyncio.AbstractEventLoop, uuid.UUID, int]
 _reading: dict[ReadKey, tuple[float, asyncio.Future[Any]]] = {}
 
 
 async def read_log(
-    game_id: uuid.UUID, after: int, *, not_before: float = 0.0
+    game_id: uuid.UUID, after: int, *, not_before: float = 0.0, executor: Executor | None = None
 ) -> Progress | None:
     """``_read``, shared: streams of one game that ask for the same position share one read.
 
@@ -139,7 +152,7 @@ async def read_log(
     started, running = _reading.get(key, (0.0, None))
     if running is None or started < not_before:
         started = time.monotonic()
-        running = asyncio.ensure_future(_read_in_thread(game_id, after))
+        running = asyncio.ensure_future(_read_in_thread(game_id, after, executor))
         _reading[key] = (started, running)
         running.add_done_callback(lambda done: _forget(key, done))
     return await asyncio.shield(running)
@@ -240,7 +253,12 @@ def unavailable() -> HttpResponse:
 
 
 @csrf_exempt  # a GET changes nothing; other methods answer 405 like every other path
-async def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
+def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
+    """Checks the request and the game, then answers with the stream.
+
+    A plain (sync) view: it runs in one of the server's request threads like every other
+    request (``config.threaded_wsgi``), which hands the stream's async body to the event loop.
+    """
     if request.method != "GET":
         refused = problem_response("method_not_allowed", f'method "{request.method}" not allowed')
         refused["Allow"] = "GET"
@@ -251,9 +269,7 @@ async def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         error = {"field": bad.field, "code": "invalid", "detail": bad.detail}
         return problem_response("invalid", f"{bad.field}: {bad.detail}", errors=[error])
     try:
-        # Through read_log, not the request's own thread: a connection used there would be
-        # held (not given back to the pool) until the stream ends.
-        found = await read_log(pk, MAX_POSITION)
+        found = _read(pk, MAX_POSITION)  # gives its connection back to the pool at once
     except DatabaseError as error:
         logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
         return unavailable()
@@ -265,7 +281,11 @@ async def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         done = HttpResponse(status=204)
         del done["Content-Type"]
         return done
-    response = StreamingHttpResponse(event_stream(pk, after), content_type="text/event-stream")
+    # Its later reads run on the server's request threads, when it says which they are.
+    read = partial(read_log, executor=request.META.get(EXECUTOR_KEY))
+    response = StreamingHttpResponse(
+        event_stream(pk, after, read=read), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
     return response

@@ -11,9 +11,10 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
    when wrk is not installed): requests per second;
 2. whole Yahtzee games with ``--clients`` concurrent Locust users (``tests/bench/locustfile.py``):
    moves/s, creates/s, p50/p95/p99 per endpoint;
-3. the same again while ``--streams`` event streams are open (``tests/bench/streams.py``), with
-   PostgreSQL's connection count to the service's database before and during, and once
-   more with them closed: the slow-down is taken against the mean of the two runs without
+3. the same again, with ``--streams`` event streams (``tests/bench/streams.py``) opened 3 s
+   into the phase, while the load goes on, and held to its end, with PostgreSQL's connection
+   count to the service's database before, once they are open, and after; then once more
+   with them closed: the slow-down is taken against the mean of the two runs without
    streams, and how much those two differ shows how steady the machine was;
 4. with ``--deck URL``, the Deck of Cards API served there, played by the same clients
    (a new deck, then 52 single draws): draws/s, for comparison, in two phases, one after
@@ -42,6 +43,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -57,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MOVES = ("roll", "hold", "score")
 HIGH_LIMIT = "1000000/second"
 WARM_UP = 5  # seconds of unmeasured games before each server's first phase
+STREAMS_AFTER = 3  # seconds into the streams' phase: they are opened while the load goes on
 
 
 def free_port() -> int:
@@ -219,6 +222,41 @@ def open_streams(url: str, count: int, games: list[str]) -> Iterator[None]:
             holder.wait()
 
 
+@contextmanager
+def streams_opened_later(
+    url: str, count: int, games: list[str], delay: float, database: str
+) -> Iterator[dict[str, float]]:
+    """Opens ``count`` streams ``delay`` seconds into the block, in the background, and holds
+    them until it ends: so they are opened while the load goes on, as a crowd of spectators
+    arriving would. Yields what it saw, once the streams are open: how long opening them
+    took (``opening``, s) and the database's connection count just then (``connections``)."""
+    seen: dict[str, float] = {}
+    failed: list[BaseException] = []
+    end = threading.Event()
+
+    def hold() -> None:
+        try:
+            if end.wait(delay):
+                return
+            started = time.monotonic()
+            with open_streams(url, count, games):
+                seen["opening"] = time.monotonic() - started
+                seen["connections"] = connections_to(database)
+                end.wait()
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+            failed.append(error)
+
+    holder = threading.Thread(target=hold, name="streams")
+    holder.start()
+    try:
+        yield seen
+    finally:
+        end.set()
+        holder.join()
+    if failed:
+        raise failed[0]
+
+
 def play(url: str, clients: int, seconds: int, folder: Path, label: str) -> dict[str, float]:
     stats = locust(url, "Player", clients, seconds, folder)
     moves, creates = summarize(stats, MOVES), summarize(stats, ("create",))
@@ -349,13 +387,15 @@ def main() -> None:
         busy, again = None, None
         if args.streams:
             watched = create_games(url, 20)
-            with open_streams(url, args.streams, watched):
-                during = connections_to(db)
-                busy = play(url, args.clients, args.seconds, folder,
-                            f"games with {args.streams} open streams")
+            label = f"games, {args.streams} streams opened {STREAMS_AFTER} s in and held"
+            with streams_opened_later(url, args.streams, watched, STREAMS_AFTER, db) as seen:
+                busy = play(url, args.clients, args.seconds, folder, label)
                 after = connections_to(db)
-            print(f"  database connections: {idle} before the load, {during} with the"
-                  f" streams open, {after} after the load with them")
+            if "opening" not in seen:
+                raise SystemExit("the streams were not all open before the phase ended")
+            print(f"  {args.streams} streams opened in {seen['opening']:.1f} s under the load;"
+                  f" database connections: {idle} before the load, {seen['connections']:.0f}"
+                  f" once the streams were open, {after} after the load with them")
             # Again without them: the machine's own drift shows between the two calm runs.
             again = play(url, args.clients, args.seconds, folder, "games, streams closed")
         if peers.any:
