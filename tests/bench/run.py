@@ -12,10 +12,10 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
 2. whole Yahtzee games with ``--clients`` concurrent Locust users (``tests/bench/locustfile.py``):
    moves/s, creates/s, p50/p95/p99 per endpoint;
 3. the same again, with ``--streams`` event streams (``tests/bench/streams.py``) opened 3 s
-   into the phase, while the load goes on, and held to its end, with PostgreSQL's connection
-   count to the service's database before, once they are open, and after; then once more
-   with them closed: the slow-down is taken against the mean of the two runs without
-   streams, and how much those two differ shows how steady the machine was;
+   into the phase, while the load goes on; once more with them held open; PostgreSQL's
+   connection count to the service's database before, once they are open, and after; then
+   once more with them closed: the slow-downs are taken against the mean of the two runs
+   without streams, and how much those two differ shows how steady the machine was;
 4. with ``--deck URL``, the Deck of Cards API served there, played by the same clients
    (a new deck, then 52 single draws): draws/s, for comparison, in two phases, one after
    the first games phase and one after the last, so that both sides see the same drift;
@@ -384,15 +384,17 @@ def main() -> None:
         # all alike: the ratios use the means of two phases each.
         peers = Peers(args, base_url, folder)
         peers.phase()
-        busy, again = None, None
+        opening, busy, again = None, None, None
         if args.streams:
             watched = create_games(url, 20)
-            label = f"games, {args.streams} streams opened {STREAMS_AFTER} s in and held"
+            label = f"games, {args.streams} streams opened {STREAMS_AFTER} s in"
             with streams_opened_later(url, args.streams, watched, STREAMS_AFTER, db) as seen:
-                busy = play(url, args.clients, args.seconds, folder, label)
+                opening = play(url, args.clients, args.seconds, folder, label)
+                if "opening" not in seen:
+                    raise SystemExit("the streams were not all open before the phase ended")
+                busy = play(url, args.clients, args.seconds, folder,
+                            f"games, the {args.streams} streams held open")
                 after = connections_to(db)
-            if "opening" not in seen:
-                raise SystemExit("the streams were not all open before the phase ended")
             print(f"  {args.streams} streams opened in {seen['opening']:.1f} s under the load;"
                   f" database connections: {idle} before the load, {seen['connections']:.0f}"
                   f" once the streams were open, {after} after the load with them")
@@ -413,7 +415,9 @@ def main() -> None:
         "roll p95 ms": calm["roll_p95"],
         "health req/s": round(health),
     }
-    if busy:
+    if opening and busy:
+        summary[f"moves/s while {args.streams} streams open"] = round(opening["moves"], 1)
+        summary["slow-down while they open %"] = round(100 * (1 - opening["moves"] / moves), 1)
         summary[f"moves/s with {args.streams} streams"] = round(busy["moves"], 1)
         summary["streams slow-down %"] = round(100 * (1 - busy["moves"] / moves), 1)
     if again:
