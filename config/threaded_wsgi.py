@@ -18,12 +18,15 @@ stream costs one crossing to open, like any request, and then no thread at all.
 
 import asyncio
 import io
+import logging
 import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from a2wsgi.wsgi import build_environ
+
+logger = logging.getLogger(__name__)
 
 # The environ key under which the application finds the pool of threads it runs in, for work
 # of its own that must run there too (the event streams' reads of the log, which use the
@@ -88,7 +91,9 @@ class ThreadedWSGI:
         finally:
             for task in (sending, listening):
                 task.cancel()
-            await asyncio.gather(sending, listening, return_exceptions=True)
+            sent, _ = await asyncio.gather(sending, listening, return_exceptions=True)
+            if isinstance(sent, Exception):  # a failure of the body's own, not the client's
+                logger.error("a streamed answer failed", exc_info=sent)
             close = getattr(body.iterable, "close", None)
             if close is not None:
                 await asyncio.get_running_loop().run_in_executor(self.executor, close)

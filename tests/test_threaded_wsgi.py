@@ -170,3 +170,15 @@ def test_a_client_gone_ends_an_async_body_that_is_waiting() -> None:
                 messages=[{"type": "http.request", "body": b""}, {"type": "http.disconnect"}])
     assert [m.get("body") for m in sent[1:]] == [b"retry: 2000\n\n"]
     assert ended == ["ended"] and body.closed_in == ["api_0"]
+
+
+def test_a_body_that_fails_is_ended_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    async def parts() -> Any:
+        yield b"retry: 2000\n\n"
+        raise RuntimeError("broken")
+
+    body = AsyncAnswer(parts())
+    sent = call(ThreadedWSGI(streaming(body), threads=1, max_body=100))
+    assert [m.get("body") for m in sent[1:]] == [b"retry: 2000\n\n"]
+    assert body.closed_in == ["api_0"]
+    assert "a streamed answer failed" in caplog.text and "broken" in caplog.text
