@@ -1,7 +1,8 @@
 """drf-spectacular postprocessing hooks: what the generator cannot see by itself.
 
-The live stream (``games.api.stream``) is a plain async Django view, since DRF's views are
-not async; spectacular documents only DRF views, so its operation is added here, by hand.
+The live stream (``games.api.stream``) is a plain Django view whose body is an async
+generator, which DRF's responses cannot carry; spectacular documents only DRF views, so its
+operation is added here, by hand.
 """
 
 import json
