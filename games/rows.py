@@ -65,11 +65,19 @@ def _together() -> bool:
 
 
 def select(
-    model: type[models.Model], where: str, params: list[Any], *, tail: str = ""
+    model: type[models.Model],
+    where: str,
+    params: list[Any],
+    *,
+    tail: str = "",
+    fields: Sequence[str] = (),
 ) -> Statement:
-    """``SELECT`` every concrete field of ``model``, in field order, ``WHERE where tail``."""
+    """``SELECT`` every concrete field of ``model``, in field order, ``WHERE where tail``: rows
+    for :func:`instances`. With ``fields``, only those columns, as the database gives them
+    (for plain values such as text and integers, which need no converter)."""
     meta, quote = model._meta, connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
+    chosen = [meta.get_field(name) for name in fields] or meta.concrete_fields
+    columns = ", ".join(quote(field.column) for field in chosen)
     return Statement(
         f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {where}{tail}",  # noqa: S608
         params,

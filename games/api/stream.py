@@ -116,7 +116,7 @@ def _read(game_id: uuid.UUID, after: int) -> Progress | None:
     try:
         key = Game._meta.pk.get_db_prep_value(game_id, connection)
         found, rows_after = rows.run([
-            _where_the_game_is(key),
+            rows.select(Game, "id = %s", [key], fields=("status", "last_seq")),
             rows.select(Event, "game_id = %s AND seq > %s", [key, after], tail=AFTER_TAIL),
         ])
         if not found:
@@ -127,16 +127,6 @@ def _read(game_id: uuid.UUID, after: int) -> Progress | None:
     finally:
         if not connection.in_atomic_block:  # a transaction around the view (a test's) keeps it
             connection.close()
-
-
-def _where_the_game_is(key: object) -> rows.Statement:
-    """The game's status and the seq of its last event."""
-    table = connection.ops.quote_name(Game._meta.db_table)
-    return rows.Statement(
-        f"SELECT status, last_seq FROM {table} WHERE id = %s",  # noqa: S608
-        [key],
-        reads=True,
-    )
 
 
 async def _read_in_thread(
