@@ -6,7 +6,7 @@ many times (each middleware, the view, the request signals: a new thread per req
 made the API several times slower than the same code under WSGI, and made opening an event
 stream cost about 4 ms of processor time. So here every request goes to Django's WSGI
 application, run by a fixed pool of ``SERVER_THREADS`` long-lived threads per worker process
-(``config.threaded_wsgi``): one hand-over per request, and each request borrows a pooled
+(``games.serving.threaded_wsgi``): one hand-over per request, and each request borrows a pooled
 database connection. An event stream (``/api/v1/games/<id>/stream/``) is opened the same way;
 its body is an async generator, which the event loop sends, waiting without a thread or a
 connection.
@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
-from config.threaded_wsgi import ThreadedWSGI
+from games.serving.threaded_wsgi import ThreadedWSGI
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -41,7 +41,7 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 async def lifespan(receive: Any, send: Any) -> None:
-    from games.notify import stop_listening
+    from games.db.notify import stop_listening
 
     while True:
         message = await receive()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from .env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
+from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -51,19 +51,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: it turns the bodiless refusals of everything below into problem documents.
-    "games.problem_middleware.ProblemMiddleware",
+    "games.http.problem_middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
-    # Sessions, users and messages serve the admin: skipped under /api/ (config.middleware).
-    "config.middleware.AdminSessionMiddleware",
+    # Sessions, users and messages serve the admin: skipped under /api/ (games.http.admin_sessions).
+    "games.http.admin_sessions.AdminSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "config.middleware.AdminAuthenticationMiddleware",
-    "config.middleware.AdminMessageMiddleware",
+    "games.http.admin_sessions.AdminAuthenticationMiddleware",
+    "games.http.admin_sessions.AdminMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # API keys and the stop for repeated wrong credentials (games.middleware).
-    "games.middleware.ApiKeyMiddleware",
+    # API keys and the stop for repeated wrong credentials (games.http.api_keys).
+    "games.http.api_keys.ApiKeyMiddleware",
     # Admin login attempts (django-axes): last, as it asks.
     "axes.middleware.AxesMiddleware",
 ]
@@ -120,7 +120,7 @@ SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
 # Each request borrows a connection from psycopg's pool and gives it back when it ends, so
 # no request pays for a new connection (about 2-5 ms with authentication). Before lending one
 # the pool checks, without a round trip, that the server has not closed it
-# (config/pool_check.py), so the service recovers by itself after the server restarts.
+# (games/db/pool_check.py), so the service recovers by itself after the server restarts.
 # A worker process keeps DATABASE_POOL_MIN_SIZE of them open and uses at most SERVER_THREADS
 # at once (plus the one that listens for the event streams), whatever the load and however
 # many streams are open; the pool may hold up to DATABASE_POOL_MAX_SIZE. A request waits
@@ -140,8 +140,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # few seconds of the database (psycopg's default keeps backing off for 5 minutes).
         "reconnect_timeout": 5,
     }
-    # Django's backend, giving the pool the check above (config/postgresql/base.py).
-    DATABASES["default"]["ENGINE"] = "config.postgresql"
+    # Django's backend, giving the pool the check above (games/db/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "games.db.postgresql"
 
 # -- end of database connections and server threads ------------------------------------------
 
@@ -182,7 +182,7 @@ CORS_ALLOW_HEADERS = [
     "x-api-key",
 ]
 
-# -- rate limits and the shared cache (games.limits) ----------------------------------------
+# -- rate limits and the shared cache (games.http.limits) ----------------------------------------
 # Requests one client (an API key, else an address) may make, as one or more windows:
 # "<count>/<second|minute|hour|day>[,...]"; empty for no limit. They guard what is costly;
 # a move of a seat holding its token is cheap and is not limited unless THROTTLE_MOVES is set.
@@ -201,7 +201,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "games.cache.RedisCache",
+            "BACKEND": "games.db.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "dice"),
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
@@ -210,7 +210,7 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "games.cache.DatabaseCache",
+            "BACKEND": "games.db.cache.DatabaseCache",
             "LOCATION": "dice_cache",
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "dice"),
             # Never cull live counters: expired rows are dropped as they are met.
@@ -227,7 +227,7 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_ATTEMPTS", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_CLIENT_IP_CALLABLE = "games.limits.admin_login_address"
+AXES_CLIENT_IP_CALLABLE = "games.http.limits.admin_login_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 # ---------------------------------------------------------------------------------------------
@@ -241,7 +241,7 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.http.problems.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.GamePagination",
     "PAGE_SIZE": 20,
 }

@@ -3,10 +3,10 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
 
-from games.api.errors import not_found
+from games.api.client_pages import play, redoc_bundle
 from games.api.pages import RedocView, SchemaView, SwaggerView
 from games.api.views import UUID_RE
-from games.web import play, redoc_bundle
+from games.http.problems import not_found
 
 urlpatterns = [
     # A redirect changes nothing: any method is sent on, with no CSRF page in the way.
@@ -23,7 +23,7 @@ urlpatterns = [
     re_path(r"^api/", not_found),
 ]
 
-handler400 = "games.api.errors.bad_request"
-handler403 = "games.api.errors.forbidden"
-handler404 = "games.api.errors.not_found"
-handler500 = "games.api.errors.server_error"
+handler400 = "games.http.problems.bad_request"
+handler403 = "games.http.problems.forbidden"
+handler404 = "games.http.problems.not_found"
+handler500 = "games.http.problems.server_error"

@@ -33,12 +33,12 @@ REDIS = redis_available()
 def caches_for(prefix: str) -> dict:
     if REDIS:
         backend = {
-            "BACKEND": "games.cache.RedisCache",
+            "BACKEND": "games.db.cache.RedisCache",
             "LOCATION": TEST_REDIS_URL,
         }
     else:
         backend = {
-            "BACKEND": "games.cache.DatabaseCache",
+            "BACKEND": "games.db.cache.DatabaseCache",
             "LOCATION": "dice_cache",
             "OPTIONS": {"MAX_ENTRIES": 10_000_000},
         }

@@ -11,8 +11,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.env import env_int
-from games import services
 from games.models import Event, Game
+from games.play import services
 from tests.api.conftest import Api, assert_problem
 
 

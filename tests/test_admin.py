@@ -10,11 +10,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.admin import engine_view
-from games.analysis import game_analysis
+from games.admin.games import engine_view
 from games.api.render import render_game
 from games.models import Event, Game, Player, ScoreEntry
-from games.services import Played, game_create, game_play
+from games.play.analysis import game_analysis
+from games.play.services import Played, game_create, game_play
 from scoring import RuleError, get_ruleset
 from scoring.commands import command_for
 from scoring.match import Seat

@@ -6,8 +6,8 @@ import psycopg
 import pytest
 from django.db import connection
 
-from config.pool_check import idle_connection_check
-from games.notify import listen_parameters
+from games.db.notify import listen_parameters
+from games.db.pool_check import idle_connection_check
 from tests.conftest import postgres_only
 
 pytestmark = [postgres_only, pytest.mark.django_db]

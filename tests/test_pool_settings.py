@@ -39,7 +39,7 @@ def test_postgres_connections_come_from_a_pool_sized_by_the_environment() -> Non
         "min_size": 3, "max_size": 20, "timeout": 7, "max_idle": 300, "reconnect_timeout": 5
     }
     assert db["CONN_MAX_AGE"] == 0  # the pool keeps them, not Django
-    assert db["ENGINE"] == "config.postgresql"  # its pool checks each loan (test_pool_check)
+    assert db["ENGINE"] == "games.db.postgresql"  # its pool checks each loan (test_pool_check)
     assert found["threads"] == 16
 
 

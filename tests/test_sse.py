@@ -18,7 +18,6 @@ import pytest
 from django.db import OperationalError
 from django.test import RequestFactory
 
-from games import notify
 from games.api import stream
 from games.api.stream import (
     KEEP_ALIVE,
@@ -32,7 +31,8 @@ from games.api.stream import (
     start_position,
     wakeups,
 )
-from games.notify import Listener, listen_parameters
+from games.db import notify
+from games.db.notify import Listener, listen_parameters
 
 GAME = uuid.UUID("3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10")
 

@@ -1,4 +1,5 @@
-"""The JSON API's path from the ASGI server to Django's WSGI handler (config.threaded_wsgi)."""
+"""The JSON API's path from the ASGI server to Django's WSGI handler
+(games.serving.threaded_wsgi)."""
 
 import asyncio
 import json
@@ -7,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.threaded_wsgi import ThreadedWSGI
+from games.serving.threaded_wsgi import ThreadedWSGI
 
 
 def call(app: Any, *, method: str = "GET", path: str = "/", headers: list | None = None,

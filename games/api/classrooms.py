@@ -1,4 +1,4 @@
-"""Classrooms over HTTP: thin views over ``games.classrooms``.
+"""Classrooms over HTTP: thin views over ``games.classrooms.services``.
 
 Opening and joining are public (limited per address); every other path is the teacher's:
 ``X-API-Key`` must be the classroom's teacher key (see ``classroom_for_teacher``).
@@ -22,21 +22,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import docs
+from games.api.filters import RulesetStatusFilter
+from games.api.leaderboard import LeaderboardQuery
+from games.api.pagination import GamePagination
+from games.api.render import render_game
+from games.api.serializers import GameOut
+from games.classrooms import services as service
+from games.http.auth import ApiKeyAuthentication
+from games.http.problems import problem
+from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
+from games.http.throttles import ClassroomThrottle
+from games.models import DEFAULT_QUOTA, Classroom, Game, Player
 from scoring import RULESETS
-
-from .. import classrooms as service
-from ..classroom_models import DEFAULT_QUOTA, Classroom
-from ..models import Game, Player
-from . import docs
-from .auth import ApiKeyAuthentication
-from .errors import problem
-from .filters import RulesetStatusFilter
-from .leaderboard import LeaderboardQuery
-from .pagination import GamePagination
-from .render import render_game
-from .serializers import GameOut
-from .strict import StrictCharField, StrictIntegerField, StrictSerializer
-from .throttles import ClassroomThrottle
 
 MOST_PER_HOUR = 1_000_000
 

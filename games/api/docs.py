@@ -2,15 +2,14 @@
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
+from games.api.serializers import ProblemOut
+from games.http.problems import problem
 from scoring.strategy.analysis import (
     BEST_TOLERANCE,
     DECIMALS,
     INACCURACY_BELOW,
     MISTAKE_BELOW,
 )
-
-from .errors import problem
-from .serializers import ProblemOut
 
 WHEN = {
     400: "Malformed JSON or invalid input (`invalid`, `parse_error`, `unknown_field`, "

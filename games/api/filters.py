@@ -1,9 +1,8 @@
 from django.db.models import Exists, OuterRef, QuerySet
 from django_filters import rest_framework as filters
 
+from games.models import Game, Player
 from scoring import RULESETS
-
-from ..models import Game, Player
 
 
 class RulesetStatusFilter(filters.FilterSet):

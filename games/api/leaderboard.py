@@ -6,12 +6,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import docs
+from games.api.serializers import RulesetField
+from games.http.problems import problem
+from games.play import selectors
 from scoring import RULESETS
-
-from .. import selectors
-from . import docs
-from .errors import problem
-from .serializers import RulesetField
 
 
 class LeaderboardQuery(serializers.Serializer):

@@ -2,10 +2,9 @@
 
 from typing import Any
 
+from games.models import Event, Game, Player
+from games.play.analysis import GameAnalysis
 from scoring import Option, Ruleset, get_ruleset
-
-from ..analysis import GameAnalysis
-from ..models import Event, Game, Player
 
 
 def render_game(

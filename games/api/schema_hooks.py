@@ -8,8 +8,8 @@ operation is added here, by hand.
 import json
 from typing import Any
 
-from .serializers import EVENT_TYPES
-from .stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
+from games.api.serializers import EVENT_TYPES
+from games.api.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 
 STREAM_PATH = "/api/v1/games/{id}/stream/"
 
@@ -119,7 +119,7 @@ def add_game_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 def close_request_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Request bodies are refused when they carry a field they do not declare.
 
-    Every request serializer is strict (``games.api.strict``); the schema says so, so that
+    Every request serializer is strict (``games.http.strict``); the schema says so, so that
     a generated client and a fuzzer know an extra field is an error, not something ignored.
     """
     for name, component in result.get("components", {}).get("schemas", {}).items():

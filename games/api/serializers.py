@@ -6,15 +6,14 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring import RULESETS, Option
-from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
-
-from .strict import (
+from games.http.strict import (
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
     StrictSerializer,
 )
+from scoring import RULESETS, Option
+from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 
 BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
 # Closed sets of ids the responses use: the schema lists them as enums, for generated clients.

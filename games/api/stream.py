@@ -9,9 +9,9 @@ last event is sent; a client that comes back after that gets 204, which tells a 
 
 The view checks the request and the game in one of the server's request threads, like every
 other request; the stream's body is an async generator that the server sends from its event
-loop (``config.threaded_wsgi``), so an open stream costs a coroutine, not a thread, and no
+loop (``games.serving.threaded_wsgi``), so an open stream costs a coroutine, not a thread, and no
 database connection while it waits. On PostgreSQL it subscribes to its worker process's one
-listener (``games.notify.Listener``) and reads the log only when woken: when a commit names
+listener (``games.db.notify.Listener``) and reads the log only when woken: when a commit names
 its game, or when the listener has reconnected after losing the database. Without
 PostgreSQL it polls the log. A read runs on one of the request threads and borrows a pooled
 connection for its few milliseconds, and streams of one game woken together share one read.
@@ -39,13 +39,12 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from config.threaded_wsgi import EXECUTOR_KEY
-
-from .. import rows
-from ..models import Event, Game
-from ..notify import listener
-from .errors import problem_response
-from .render import render_event
+from games.api.render import render_event
+from games.db import rows
+from games.db.notify import listener
+from games.http.problems import problem_response
+from games.models import Event, Game
+from games.serving.threaded_wsgi import EXECUTOR_KEY
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +109,7 @@ def _read(game_id: uuid.UUID, after: int) -> Progress | None:
     Runs in a thread (the view's; for a stream's later reads, one of the server's request
     threads), then closes the connection it used (on PostgreSQL: gives it back to the pool),
     so that a waiting stream holds none. Plain SQL in one round trip on PostgreSQL
-    (``games.rows``): every stream reads on opening and again on each move of its game, and
+    (``games.db.rows``): every stream reads on opening and again on each move of its game, and
     through the ORM building the two queries cost more than running them.
     """
     try:
@@ -133,7 +132,7 @@ async def _read_in_thread(
     game_id: uuid.UUID, after: int, executor: Executor | None = None
 ) -> Progress | None:
     """``_read`` in one of ``executor``'s threads: the server's request threads, which own the
-    worker's pooled connections (``config.threaded_wsgi``), else the loop's default ones."""
+    worker's pooled connections (``games.serving.threaded_wsgi``), else the loop's default ones."""
     return await asyncio.get_running_loop().run_in_executor(executor, _read, game_id, after)
 
 
@@ -261,7 +260,8 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     """Checks the request and the game, then answers with the stream.
 
     A plain (sync) view: it runs in one of the server's request threads like every other
-    request (``config.threaded_wsgi``), which hands the stream's async body to the event loop.
+    request (``games.serving.threaded_wsgi``), which hands the stream's async body to the
+    event loop.
     """
     if request.method != "GET":
         refused = problem_response("method_not_allowed", f'method "{request.method}" not allowed')

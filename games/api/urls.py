@@ -3,10 +3,10 @@ import uuid
 from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
-from . import classrooms
-from .leaderboard import LeaderboardView
-from .stream import game_stream
-from .views import UUID_RE, GameViewSet, HealthView, RulesetViewSet
+from games.api import classrooms
+from games.api.leaderboard import LeaderboardView
+from games.api.stream import game_stream
+from games.api.views import UUID_RE, GameViewSet, HealthView, RulesetViewSet
 
 
 class GameId:

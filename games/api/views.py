@@ -19,22 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import RULESETS
-from scoring.commands import Command
-from scoring.match import Seat
-from scoring.strategy import advise_with
-
-from .. import services
-from ..advice import advice_body, game_hint
-from ..analysis import game_analysis
-from ..models import Event, Game, Player
-from ..strategy import strategy_load
-from . import docs
-from .auth import SeatTokenAuthentication, request_student
-from .errors import PROBLEM, problem, problem_headers
-from .filters import GameFilter
-from .render import render_analysis, render_event, render_game, render_ruleset
-from .serializers import (
+from games.api import docs
+from games.api.filters import GameFilter
+from games.api.render import render_analysis, render_event, render_game, render_ruleset
+from games.api.serializers import (
     AdviceIn,
     AdviceOut,
     AnalysisOut,
@@ -60,7 +48,18 @@ from .serializers import (
     ScratchBoxIn,
     StartIn,
 )
-from .throttles import AdviceThrottle, CreateThrottle, MoveThrottle
+from games.http.auth import SeatTokenAuthentication, request_student
+from games.http.problems import PROBLEM, problem, problem_headers
+from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
+from games.models import Event, Game, Player
+from games.play import services
+from games.play.advice import advice_body, game_hint
+from games.play.analysis import game_analysis
+from games.play.strategy import strategy_load
+from scoring import RULESETS
+from scoring.commands import Command
+from scoring.match import Seat
+from scoring.strategy import advise_with
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')

@@ -1,6 +1,6 @@
 """The analysis endpoint over HTTP: a game's decisions scored with the values ``hint``
 gives in the same positions, the seats asked for, strict query, errors, query budget; and
-the accuracy the classroom roster reads (``games.analysis.seat_accuracies``).
+the accuracy the classroom roster reads (``games.play.analysis.seat_accuracies``).
 
 Most games here are Forced Yatzy (its table solves in a fraction of a second); one Yahtzee
 game checks the whole path with the Joker rules' ruleset (its table takes seconds).
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games.analysis import seat_accuracies, seat_accuracy
 from games.models import Game
+from games.play.analysis import seat_accuracies, seat_accuracy
 from scoring.strategy import prepare_table
 from scoring.strategy.analysis import accuracy_of, label_of
 

@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Player
+from games.play import services
 from scoring.match import Seat
 
 from .conftest import assert_problem
@@ -198,8 +198,8 @@ def test_the_schema_documents_the_table(client):
 def test_games_played_with_house_rules_are_not_ranked(api):
     from django.utils import timezone
 
-    from games import services
     from games.models import Game, Player
+    from games.play import services
 
     for name, options in [("Fair", {}), ("Cheat", {"target": 50, "bank_minimum": 0})]:
         created = services.game_create(

@@ -164,7 +164,7 @@ def test_leaving_needs_a_well_formed_body(api):
 
 
 def test_an_abandoned_game_offers_no_choices(api):
-    from games import services
+    from games.play import services
 
     game = api.create()
     api.ok(game, "roll")

@@ -4,8 +4,8 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
+from games.db.notify import CHANNEL, listen_parameters
 from games.models import Event, Game
-from games.notify import CHANNEL, listen_parameters
 from tests.conftest import postgres_only
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]

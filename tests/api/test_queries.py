@@ -66,11 +66,11 @@ def test_a_whole_game_costs_what_the_load_benchmark_prints() -> None:
 
     A query is one call to the database, ``BEGIN`` and ``COMMIT`` included. A move reads
     its game and seats, then writes: on PostgreSQL each of the two is one call carrying its
-    statements (``games.rows``); SQLite takes them one by one (a roll: the game, the seats,
+    statements (``games.db.rows``); SQLite takes them one by one (a roll: the game, the seats,
     the game's update and the event; a score adds the seat's total and the score entry).
     The event streams are told by a trigger on the event log (PostgreSQL), which costs no
     query. The first move of a game in a process also asks once whether a seat plays from a
-    strategy table (``games.strategy``: its table must be loaded before the game is locked);
+    strategy table (``games.play.strategy``: its table must be loaded before the game is locked);
     the benchmark prints the most any request took, so the roll counts it.
     """
     from tests.bench.queries import count

@@ -1,10 +1,10 @@
-"""The plain-SQL reads and writes of a move match the ORM's (games/rows.py)."""
+"""The plain-SQL reads and writes of a move match the ORM's (games/db/rows.py)."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import rows
+from games.db import rows
 from games.models import Event, Game, Player
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games import strategy as game_strategy
 from games.models import Event, Game
+from games.play import strategy as game_strategy
 from scoring.strategy import api as strategy_api
 from scoring.strategy import prepare_table, unload_all
 

@@ -4,8 +4,7 @@ import statistics
 
 import pytest
 
-from games.classroom_models import DEFAULT_QUOTA
-from games.models import ApiKey
+from games.models import DEFAULT_QUOTA, ApiKey
 from scoring.strategy import prepare_table
 
 from .conftest import assert_problem

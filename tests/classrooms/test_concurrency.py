@@ -56,7 +56,7 @@ def test_racing_creates_with_one_key_never_pass_its_quota(settings, cache):
     if cache == "database":
         settings.CACHES = {
             "default": {
-                "BACKEND": "games.cache.DatabaseCache",
+                "BACKEND": "games.db.cache.DatabaseCache",
                 "LOCATION": "dice_cache",
                 "KEY_PREFIX": f"race-{uuid.uuid4().hex}",
             }

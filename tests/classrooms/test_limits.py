@@ -8,7 +8,7 @@ from django.db import connection
 from django.test import RequestFactory, override_settings
 
 import config.settings as defaults
-from games.limits import client_address, parse_rates
+from games.http.limits import client_address, parse_rates
 from tests.conftest import on_postgres
 
 from .conftest import assert_problem
@@ -203,7 +203,7 @@ def test_a_cache_that_cannot_be_reached_lets_requests_through(classes, settings)
 @pytest.mark.django_db(transaction=True)
 def test_the_database_cache_counts_every_concurrent_increment(settings):
     settings.CACHES = {
-        "default": {"BACKEND": "games.cache.DatabaseCache", "LOCATION": "dice_cache"}
+        "default": {"BACKEND": "games.db.cache.DatabaseCache", "LOCATION": "dice_cache"}
     }
     from django.core.management import call_command
 
@@ -229,7 +229,7 @@ def test_the_database_cache_counts_every_concurrent_increment(settings):
 
 def test_the_database_cache_keeps_a_counters_expiry(db, settings):
     settings.CACHES = {
-        "default": {"BACKEND": "games.cache.DatabaseCache", "LOCATION": "dice_cache"}
+        "default": {"BACKEND": "games.db.cache.DatabaseCache", "LOCATION": "dice_cache"}
     }
     cache.add("counter", 0, 1)
     assert cache.incr("counter") == 1

@@ -2,6 +2,7 @@
 replaced (``--max-requests``), so that successive requests meet processes with nothing in
 memory; one limit must still hold for them all, in Redis or in the database cache."""
 
+import io
 import json
 import os
 import re
@@ -13,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
-from games import bot
 from tests.conftest import REDIS, TEST_REDIS_URL, on_postgres
 
 from .conftest import (
@@ -160,7 +161,8 @@ def default_service(tmp_path_factory) -> Iterator[LiveService]:
         yield services[0]
 
 
-def test_a_bot_plays_back_to_back_under_the_default_limits(default_service, capsys):
-    assert bot.main(["--url", default_service.url, "--games", "8"]) == 0
-    printed = capsys.readouterr().out
+def test_a_bot_plays_back_to_back_under_the_default_limits(default_service):
+    out = io.StringIO()
+    call_command("play_bot", url=default_service.url, games=8, stdout=out)
+    printed = out.getvalue()
     assert "games 8/8" in printed and "refused (429) 0" in printed

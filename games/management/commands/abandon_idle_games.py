@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from games import services
 from games.models import Game
+from games.play import services
 
 OPEN = (Game.Status.WAITING, Game.Status.ACTIVE)
 

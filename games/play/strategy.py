@@ -25,12 +25,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef
 
+from games.models import Game, Player
+from games.play.errors import ServiceError
 from scoring import RuleError
 from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
 from scoring.strategy.model import resolve
-
-from .errors import ServiceError
-from .models import Game, Player
 
 logger = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ The classroom roster shows, per student and ruleset, the mean ``accuracy`` of th
 student's finished games where analysis exists (Yahtzee, Yatzy, Forced Yatzy: see the
 analysis endpoint). This module is the one place the roster asks for it. A student's seat
 in a game is the game's first person seat (the one the student's key created). The
-figures come from :func:`games.analysis.seat_accuracies`, which keeps each finished game's
+figures come from :func:`games.play.analysis.seat_accuracies`, which keeps each finished game's
 accuracies in the cache: the roster costs two queries at most, however many games.
 """
 
@@ -15,8 +15,8 @@ from statistics import fmean
 
 from django.db.models import Min, Q
 
-from .analysis import analysable, seat_accuracies
-from .models import Game
+from games.models import Game
+from games.play.analysis import analysable, seat_accuracies
 
 
 def mean_accuracies(

@@ -18,12 +18,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
-from .accuracy import mean_accuracies
-from .classroom_models import Classroom, Student
-from .errors import ServiceError
-from .keys import Caller, key_issue, keys_revoke
-from .models import Game, Player
-from .selectors import PERIODS, LeaderboardEntry, Period, _ranked
+from games.classrooms.accuracy import mean_accuracies
+from games.classrooms.keys import Caller, key_issue, keys_revoke
+from games.models import Classroom, Game, Player, Student
+from games.play.errors import ServiceError
+from games.play.selectors import PERIODS, LeaderboardEntry, Period, _ranked
 
 # No 0/O or 1/I/L: codes are read out in class and typed by children.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

@@ -17,7 +17,7 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import FileResponse, HttpRequest, HttpResponseBase, JsonResponse
 
-from .api.errors import PROBLEM, problem
+from games.http.problems import PROBLEM, problem
 
 CODE_OF_STATUS = {
     400: "invalid",

@@ -9,8 +9,6 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
-from .classroom_models import ApiKey, Classroom, Student  # noqa: F401  (registered here)
-
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -119,7 +117,7 @@ class Event(models.Model):
 
 class IdempotencyRecord(models.Model):
     """A move sent with an ``Idempotency-Key``: what it asked, and the game right after it
-    (``games.replays``), to replay on retries."""
+    (``games.play.replays``), to replay on retries."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)

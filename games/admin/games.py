@@ -25,14 +25,13 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from games.models import Event, Game, Player, ScoreEntry
+from games.play import services
+from games.play.analysis import analysable, analysis_of
+from games.play.errors import ServiceError
 from scoring import RuleError, View, get_ruleset
 from scoring.strategy import StaleTable
 from scoring.strategy.analysis import Decision, SeatAnalysis
-
-from . import services
-from .analysis import analysable, analysis_of
-from .errors import ServiceError
-from .models import Event, Game, Player, ScoreEntry
 
 logger = logging.getLogger(__name__)
 
@@ -506,7 +505,3 @@ class GameAdmin(admin.ModelAdmin):
     ) -> None:
         # Seats, entries and events are written only by the game services.
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
-
-
-# Classrooms, students and their keys have an admin module of their own.
-from . import classroom_admin  # noqa: E402, F401

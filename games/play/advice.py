@@ -9,12 +9,11 @@ from typing import Any
 
 from django.conf import settings
 
+from games.models import Game
+from games.play.errors import ServiceError
+from games.play.strategy import strategy_load
 from scoring import get_ruleset
 from scoring.strategy import SUPPORTED, Advice, advise_with, computer_move
-
-from .errors import ServiceError
-from .models import Game
-from .strategy import strategy_load
 
 
 def advice_body(advice: Advice) -> dict[str, Any]:

@@ -14,9 +14,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from games.play.strategy import RETRY_AFTER as STRATEGY_RETRY_AFTER
 from scoring import RuleError
-
-from ..strategy import RETRY_AFTER as STRATEGY_RETRY_AFTER
 
 logger = logging.getLogger(__name__)
 

@@ -8,9 +8,8 @@ from typing import Literal
 
 from django.utils import timezone
 
+from games.models import Game, Player
 from scoring import get_ruleset
-
-from .models import Game, Player
 
 Period = Literal["day", "week", "all"]
 

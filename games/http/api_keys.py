@@ -5,8 +5,9 @@ For every path under ``/api/``:
 - a request that carries credentials (``X-API-Key``, ``Authorization``, or a classroom
   join code) from an address that has failed too many checks lately is refused with 429
   before anything is checked (``THROTTLE_FAILURES``);
-- ``X-API-Key`` is checked: a valid key sets ``request.caller`` (a ``games.keys.Caller``),
-  a wrong or revoked one is refused with 401 ``invalid_api_key``, whatever the path;
+- ``X-API-Key`` is checked: a valid key sets ``request.caller`` (a
+  ``games.classrooms.keys.Caller``), a wrong or revoked one is refused with 401
+  ``invalid_api_key``, whatever the path;
 - each wrong key, wrong seat token and wrong join code counts as a failure of the address.
 
 A middleware rather than a DRF authentication class: the moves keep their seat-token
@@ -18,10 +19,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils.deprecation import MiddlewareMixin
 
-from .api.errors import problem_response
-from .errors import ServiceError
-from .keys import caller_for_key
-from .limits import failure_record, failures_wait
+from games.classrooms.keys import caller_for_key
+from games.http.limits import failure_record, failures_wait
+from games.http.problems import problem_response
+from games.play.errors import ServiceError
 
 FAILED_CODES = {"invalid_token", "invalid_api_key"}
 

@@ -12,8 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from .classroom_models import ApiKey, Classroom, Student
-from .models import Game, Player
+from games.models import ApiKey, Classroom, Game, Player, Student
 
 
 def key_label(key: ApiKey) -> str:

@@ -5,8 +5,8 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
-from .errors import ServiceError
-from .models import Player
+from games.models import Player
+from games.play.errors import ServiceError
 
 
 def new_token() -> str:

@@ -2,7 +2,7 @@
 
 Counted per API key when the request carries a valid one (the limits then follow the
 key's classroom quota), else per client address; the counters are shared by every worker
-and host (see ``games.limits``). Rates come from ``settings.THROTTLE_RATES`` when a request
+and host (see ``games.http.limits``). Rates come from ``settings.THROTTLE_RATES`` when a request
 is checked, so tests may change them; an empty rate turns that limit off.
 """
 
@@ -10,7 +10,7 @@ from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from ..limits import Window, client_address, hit, parse_rates
+from games.http.limits import Window, client_address, hit, parse_rates
 
 
 class ScopedThrottle(BaseThrottle):

@@ -11,7 +11,7 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
-# What a classroom's keys may do per hour, each key counted on its own (see games.limits).
+# What a classroom's keys may do per hour, each key counted on its own (see games.http.limits).
 DEFAULT_QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
 
 

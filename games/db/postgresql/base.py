@@ -2,7 +2,7 @@
 
 Django gives its connection pool either no check or psycopg's, which sends a query and waits
 for the answer on every request (``CONN_HEALTH_CHECKS``). This backend gives the pool
-``config.pool_check.idle_connection_check`` instead, when the pool is made. Everything else is
+``games.db.pool_check.idle_connection_check`` instead, when the pool is made. Everything else is
 Django's own. ``DATABASES["default"]["ENGINE"]`` names it for PostgreSQL (config/settings.py).
 """
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.backends.postgresql import base
 
-from config.pool_check import idle_connection_check
+from games.db.pool_check import idle_connection_check
 
 
 class DatabaseWrapper(base.DatabaseWrapper):

@@ -5,8 +5,8 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from ..classroom_models import Student
-from ..keys import Caller
+from games.classrooms.keys import Caller
+from games.models import Student
 
 
 class SeatTokenAuthentication(BaseAuthentication):
@@ -44,7 +44,7 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
 
 
 class ApiKeyAuthentication(BaseAuthentication):
-    """``X-API-Key``: the key is checked for every path by ``games.middleware``; here the
+    """``X-API-Key``: the key is checked for every path by ``games.http.api_keys``; here the
     caller it named becomes ``request.auth`` (absent: anonymous)."""
 
     def authenticate(self, request: Request) -> tuple[None, Caller] | None:

@@ -19,19 +19,18 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games.db import rows
+from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry, Student
+from games.play import replays
+from games.play.errors import ServiceError
+from games.play.strategy import game_strategy_require, strategy_require
+from games.play.tokens import hash_token, new_token, seat_for_token
 from scoring import Rng, RuleError, get_ruleset, secure_rng, seeded_rng
 from scoring.commands import Command, Join
 from scoring.match import Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
 from scoring.strategy import computer_command, levels_for
-
-from . import replays, rows
-from .classroom_models import Student
-from .errors import ServiceError
-from .models import Event, Game, IdempotencyRecord, Player, ScoreEntry
-from .strategy import game_strategy_require, strategy_require
-from .tokens import hash_token, new_token, seat_for_token
 
 
 @dataclass(frozen=True)
@@ -198,7 +197,7 @@ def _mind(game: Game) -> Rng:
     return secure_rng() if game.seed is None else seeded_rng(game.seed, -game.version)
 
 
-# The reads every change begins with, in plain SQL (games.rows): building them with the ORM
+# The reads every change begins with, in plain SQL (games.db.rows): building them with the ORM
 # cost more of the processor's time than running them, and they come with every move.
 
 

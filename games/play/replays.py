@@ -12,7 +12,7 @@ from typing import Any
 from django.core import serializers
 from django.core.serializers.json import DjangoJSONEncoder
 
-from .models import Game, Player
+from games.models import Game, Player
 
 
 class _Encoder(DjangoJSONEncoder):

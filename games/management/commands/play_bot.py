@@ -3,19 +3,21 @@
 It shows what a client playing at full speed meets under the service's limits: every
 refusal is counted, none is expected with the default settings. Run it against a server:
 
-    .venv/bin/python -m games.bot --url http://127.0.0.1:8000 --games 100
+    .venv/bin/python manage.py play_bot --url http://127.0.0.1:8000 --games 100
 
 and it prints the games played, the moves made, any 429 answers and the time taken.
 ``--key`` sends an ``X-API-Key`` with every request (a student's games are then theirs).
+It exits with status 1 when it could not play every game.
 """
 
-import argparse
 import http.client
 import json
-import sys
 import time
+from argparse import ArgumentParser
 from typing import Any
 from urllib.parse import urlsplit
+
+from django.core.management.base import BaseCommand, CommandError
 
 
 class Client:
@@ -63,29 +65,31 @@ def play_one(client: Client) -> int:
     return moves
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default="http://127.0.0.1:8000")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--key", default=None, help="an X-API-Key to send")
-    args = parser.parse_args(argv)
-    client = Client(args.url, args.key)
-    started = time.perf_counter()
-    moves = played = 0
-    try:
-        for _ in range(args.games):
-            moves += play_one(client)
-            played += 1
-    except RuntimeError as error:
-        print(f"stopped: {error}")
-    seconds = time.perf_counter() - started
-    print(
-        f"games {played}/{args.games}, moves {moves}, requests {client.requests}, "
-        f"refused (429) {client.refused}, {seconds:.1f} s, {moves / seconds:.0f} moves/s"
-    )
-    print(f"rerun: .venv/bin/python -m games.bot --url {args.url} --games {args.games}")
-    return 0 if played == args.games else 1
+class Command(BaseCommand):
+    help = __doc__.splitlines()[0]
 
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--url", default="http://127.0.0.1:8000")
+        parser.add_argument("--games", type=int, default=100)
+        parser.add_argument("--key", default=None, help="an X-API-Key to send")
 
-if __name__ == "__main__":
-    sys.exit(main())
+    def handle(self, *args: Any, url: str, games: int, key: str | None, **rest: Any) -> None:
+        client = Client(url, key)
+        started = time.perf_counter()
+        moves = played = 0
+        try:
+            for _ in range(games):
+                moves += play_one(client)
+                played += 1
+        except RuntimeError as error:
+            self.stdout.write(f"stopped: {error}")
+        seconds = time.perf_counter() - started
+        self.stdout.write(
+            f"games {played}/{games}, moves {moves}, requests {client.requests}, "
+            f"refused (429) {client.refused}, {seconds:.1f} s, {moves / seconds:.0f} moves/s"
+        )
+        self.stdout.write(
+            f"rerun: .venv/bin/python manage.py play_bot --url {url} --games {games}"
+        )
+        if played != games:
+            raise CommandError(f"played {played} of {games} games", returncode=1)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from .classroom_models import ApiKey, Classroom, Student
-from .errors import ServiceError
+from games.models import ApiKey, Classroom, Student
+from games.play.errors import ServiceError
 
 KEY_RE = re.compile(r"^dk_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$")
 PREFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"

@@ -3,12 +3,12 @@
 A limit is one or more windows, written ``"300/minute,3000/hour"``. Each window is a fixed
 interval of the clock with one counter per client in the cache: the counter is created
 with ``add`` (expiring after its window) and raised with ``incr``, which Redis does
-atomically and ``games.cache.DatabaseCache`` does under a row lock, so requests that race
+atomically and ``games.db.cache.DatabaseCache`` does under a row lock, so requests that race
 through different worker processes are all counted. A request over any window is refused
 and told to retry when that window ends.
 
 The client is the request's API key when it carries a valid one (see
-``games.middleware``), else its address. The address is the connection's, unless
+``games.http.api_keys``), else its address. The address is the connection's, unless
 ``NUM_PROXIES`` says how many proxies in front of the service append to
 ``X-Forwarded-For``; then it is the entry the nearest of them saw. With ``NUM_PROXIES=0``
 the header is ignored: a request carrying it whose connection address was taken from it

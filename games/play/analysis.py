@@ -20,12 +20,11 @@ from typing import Any, Literal
 from django.conf import settings
 from django.core.cache import cache
 
+from games.models import Event, Game, Player
+from games.play.errors import ServiceError
+from games.play.strategy import build_in_background, strategy_load
 from scoring.strategy import SUPPORTED, StaleTable, load_strategy
 from scoring.strategy.analysis import Analysis, analyse
-
-from .errors import ServiceError
-from .models import Event, Game, Player
-from .strategy import build_in_background, strategy_load
 
 logger = logging.getLogger(__name__)
 

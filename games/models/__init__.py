@@ -1,0 +1,20 @@
+"""The tables: games with their seats, boxes and log; classrooms with their students and keys.
+
+Django finds models through this package, so each model is named here.
+"""
+
+from games.models.classroom import DEFAULT_QUOTA, ApiKey, Classroom, Student, default_quota
+from games.models.game import Event, Game, IdempotencyRecord, Player, ScoreEntry
+
+__all__ = [
+    "DEFAULT_QUOTA",
+    "ApiKey",
+    "Classroom",
+    "Event",
+    "Game",
+    "IdempotencyRecord",
+    "Player",
+    "ScoreEntry",
+    "Student",
+    "default_quota",
+]
