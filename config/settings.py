@@ -269,12 +269,12 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": "/", "description": "This service"}],
     "ENUM_NAME_OVERRIDES": {
-        "AnalysisMethodEnum": "games.api.serializers.ANALYSIS_METHODS",
+        "AnalysisMethodEnum": "games.api.enums.ANALYSIS_METHODS",
         "MethodEnum": ["optimal", "heuristic"],  # hints and advice
-        "RulesetIdEnum": "games.api.serializers.RULESET_IDS",
-        "BoxIdEnum": "games.api.serializers.BOX_IDS",
-        "MoveEnum": "games.api.serializers.MOVES",
-        "EventTypeEnum": "games.api.serializers.EVENT_TYPES",
+        "RulesetIdEnum": "games.api.enums.RULESET_IDS",
+        "BoxIdEnum": "games.api.enums.BOX_IDS",
+        "MoveEnum": "games.api.enums.MOVES",
+        "EventTypeEnum": "games.api.enums.EVENT_TYPES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -27,7 +27,7 @@ from games.api.filters import RulesetStatusFilter
 from games.api.leaderboard import LeaderboardQuery
 from games.api.pagination import GamePagination
 from games.api.render import render_game
-from games.api.serializers import GameOut
+from games.api.responses import GameOut
 from games.classrooms import services as service
 from games.http.auth import ApiKeyAuthentication
 from games.http.problems import problem

@@ -2,7 +2,7 @@
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
-from games.api.serializers import ProblemOut
+from games.api.responses import ProblemOut
 from games.http.problems import problem
 from scoring.strategy.analysis import (
     BEST_TOLERANCE,

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import docs
-from games.api.serializers import RulesetField
+from games.api.requests import RulesetField
 from games.http.problems import problem
 from games.play import selectors
 from scoring import RULESETS

@@ -8,7 +8,7 @@ operation is added here, by hand.
 import json
 from typing import Any
 
-from games.api.serializers import EVENT_TYPES
+from games.api.enums import EVENT_TYPES
 from games.api.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 
 STREAM_PATH = "/api/v1/games/{id}/stream/"

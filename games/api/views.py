@@ -22,31 +22,33 @@ from rest_framework.views import APIView
 from games.api import docs
 from games.api.filters import GameFilter
 from games.api.render import render_analysis, render_event, render_game, render_ruleset
-from games.api.serializers import (
+from games.api.requests import (
     AdviceIn,
-    AdviceOut,
-    AnalysisOut,
     AnalysisQuery,
     BankIn,
     CommandIn,
-    EventOut,
     EventsQuery,
     GameCreateIn,
-    GameOut,
     GamesQuery,
-    HealthOut,
-    HintOut,
     HoldIn,
     JoinIn,
     LeaveIn,
     PassIn,
     RollIn,
-    RulesetOut,
     ScoreBoxIn,
     ScoreIn,
-    ScoreOut,
     ScratchBoxIn,
     StartIn,
+)
+from games.api.responses import (
+    AdviceOut,
+    AnalysisOut,
+    EventOut,
+    GameOut,
+    HealthOut,
+    HintOut,
+    RulesetOut,
+    ScoreOut,
 )
 from games.http.auth import SeatTokenAuthentication, request_student
 from games.http.problems import PROBLEM, problem, problem_headers

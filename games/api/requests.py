@@ -1,0 +1,356 @@
+"""Request bodies and query strings, validated strictly. No rules here: the engine owns them."""
+
+from typing import Any, ClassVar
+
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.api.enums import BOX_IDS
+from games.http.strict import (
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    StrictSerializer,
+)
+from scoring import RULESETS, Option
+from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
+
+
+@extend_schema_field({"type": "string", "enum": list(RULESETS)})
+class RulesetField(StrictCharField):
+    """A ruleset id; an unknown one is refused with the code ``unknown_ruleset``."""
+
+
+INT64 = 2**63 - 1
+MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
+
+
+def _option_schema(option: Option) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": JSON_TYPES[option.kind], "description": option.description}
+    if option.values and option.kind is not bool:
+        schema["enum"] = list(option.values)
+    for key, value in (
+        ("minimum", option.minimum), ("maximum", option.maximum), ("multipleOf", option.step)
+    ):
+        if value is not None:
+            schema[key] = value
+    return schema
+
+
+JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
+OPTION_SCHEMAS = {
+    option.id: _option_schema(option) for ruleset in RULESETS.values() for option in ruleset.options
+}
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": OPTION_SCHEMAS,
+        "additionalProperties": False,
+        "description": "House rules, each named by its id; each ruleset takes only its own "
+        "(see `options` of /api/v1/rulesets/); missing ones take their defaults.",
+    }
+)
+class OptionsField(serializers.DictField):
+    """House rules: a JSON object; which names and values a ruleset takes is its own check."""
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            box: {"type": "integer", "minimum": 0, "maximum": MOST_POINTS, "nullable": True}
+            for box in BOX_IDS
+        },
+        "additionalProperties": False,
+        "description": "Box id to points, or null for an open box; missing boxes are open. "
+        "Only the ruleset's own boxes may be named.",
+    }
+)
+class ScorecardField(serializers.DictField):
+    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check."""
+
+    child = StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": 6},
+        "minItems": 1,
+        "maxItems": 6,
+    }
+)
+class DiceField(serializers.ListField):
+    """Faces from 1 to 6, one to six of them (how many a ruleset takes is its own check);
+    any fault, a missing list included, is ``invalid_dice``, as the contract names it."""
+
+    fewest, most = 1, 6
+
+    def fail(self, key: str, **kwargs: Any) -> None:
+        if key == "required":
+            raise serializers.ValidationError("give the dice", code="invalid_dice")
+        super().fail(key, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[int]:
+        if (
+            not isinstance(data, list)
+            or not self.fewest <= len(data) <= self.most
+            or not all(type(face) is int and 1 <= face <= 6 for face in data)
+        ):
+            count = f"{self.fewest} to {self.most}" if self.fewest < self.most else self.most
+            raise serializers.ValidationError(
+                f"must be a list of {count} faces from 1 to 6", code="invalid_dice"
+            )
+        return data
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": 6},
+        "minItems": 5,
+        "maxItems": 5,
+        "nullable": True,
+    }
+)
+class FiveDiceField(DiceField):
+    """The five dice of the rulesets whose strategy is solved."""
+
+    fewest = most = 5
+
+
+
+
+# A name shows somewhere: at least one visible character, and no NUL (no database keeps it).
+NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
+
+
+def name_field(**kwargs: Any) -> StrictCharField:
+    return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)
+
+
+class SeatIn(StrictSerializer):
+    name = name_field()
+    computer = StrictCharField(
+        allow_null=True,
+        required=False,
+        default=None,
+        max_length=16,
+        help_text="Null (or absent) for a person; for a computer seat its strategy: `random`, "
+        "`greedy` or `optimal` (Ten Thousand also `classic`). Computer seats play their turns "
+        "at once, within the request that ends the previous seat's turn.",
+    )
+
+
+class GameCreateIn(StrictSerializer):
+    ruleset = RulesetField(help_text="The ruleset's id (see /api/v1/rulesets/).")
+    options = OptionsField(required=False, default=dict)
+    players = serializers.ListField(
+        child=SeatIn(), min_length=1, max_length=8, help_text="The seats, in turn order."
+    )
+    open_seats = StrictIntegerField(
+        min_value=0,
+        max_value=7,
+        default=0,
+        help_text="Extra seats that others take with `join`; the game waits until they are "
+        "filled or a seated person calls `start`.",
+    )
+    seed = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=-INT64 - 1,
+        max_value=INT64,
+        help_text="The same seed and the same moves give the same dice; seeded games are unranked.",
+    )
+
+    def validate_ruleset(self, value: str) -> str:
+        if value not in RULESETS:
+            raise serializers.ValidationError(
+                f"no ruleset {value!r}; known: {', '.join(RULESETS)}", code="unknown_ruleset"
+            )
+        return value
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0, "maximum": 5},
+        "maxItems": 6,
+        "uniqueItems": True,
+    }
+)
+class PositionsField(serializers.ListField):
+    """Dice positions (from 0), each at most once; any fault is ``invalid_dice``, as the
+    contract names it, whatever it is (a string, a position out of range, a repeat)."""
+
+    def to_internal_value(self, data: Any) -> list[int]:
+        if (
+            not isinstance(data, list)
+            or len(data) > 6
+            or not all(type(i) is int and 0 <= i <= 5 for i in data)
+            or len(set(data)) != len(data)
+        ):
+            raise serializers.ValidationError(
+                "must be a list of distinct dice positions from 0 to 5", code="invalid_dice"
+            )
+        return sorted(data)
+
+
+def positions(help_text: str, *, required: bool = True) -> PositionsField:
+    return PositionsField(required=required, help_text=help_text)
+
+
+class CommandIn(StrictSerializer):
+    """A move's body; once valid, :meth:`save` yields the engine's typed command."""
+
+    command: ClassVar[type[Command]]
+
+    def create(self, validated_data: dict[str, Any]) -> Command:
+        return self.command(
+            **{
+                name: tuple(value) if isinstance(value, list) else value
+                for name, value in validated_data.items()
+            }
+        )
+
+
+class RollIn(CommandIn):
+    command = Roll
+    hold = positions(
+        "Box games: positions (from 0) of the dice to keep; the others are thrown.",
+        required=False,
+    )
+    set_aside = positions(
+        "Ten Thousand: positions of a scoring selection of the last throw to set aside before "
+        "throwing the free dice (absent or empty for the turn's first throw).",
+        required=False,
+    )
+
+
+class BankIn(CommandIn):
+    command = Bank
+    set_aside = positions(
+        "Positions of a scoring selection of the last throw, set aside before banking."
+    )
+
+
+class PassIn(CommandIn):
+    command = Pass
+
+
+class LeaveIn(CommandIn):
+    command = Leave
+
+
+class StartIn(CommandIn):
+    command = Start
+
+
+class HoldIn(CommandIn):
+    command = Hold
+    hold = positions(
+        "Positions (from 0) of the dice to keep at the next roll; all others are freed."
+    )
+
+
+class JoinIn(CommandIn):
+    command = Join
+    name = name_field()
+
+
+@extend_schema_field({"type": "string", "enum": BOX_IDS})
+class BoxField(StrictCharField):
+    """A box id of some ruleset (whether the game's ruleset has it is the engine's check);
+    any other string, or none at all, is ``unknown_category``, as the contract names it."""
+
+    def fail(self, key: str, **kwargs: Any) -> None:
+        if key == "required":
+            raise serializers.ValidationError("name the box to fill", code="unknown_category")
+        super().fail(key, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if value not in BOX_IDS:
+            raise serializers.ValidationError(f"no box {value!r}", code="unknown_category")
+        return value
+
+
+class ScoreBoxIn(CommandIn):
+    command = Score
+    category = BoxField(help_text="A box id of the game's ruleset (see /api/v1/rulesets/).")
+
+
+class ScratchBoxIn(ScoreBoxIn):
+    command = Scratch
+
+
+class ScoreIn(StrictSerializer):
+    dice = DiceField(
+        help_text="Box games: all the dice (5; Maxi Yatzy 6). Ten Thousand: a selection of 1 "
+        "to 6 dice."
+    )
+    scorecard = ScorecardField(required=False, allow_null=True)
+    options = OptionsField(required=False, default=dict)
+
+
+class GamesQuery(serializers.Serializer):
+    """The list's query, checked before any lookup: a malformed value is 400, never ignored
+    (an empty ``status=`` filters nothing only if it is left out)."""
+
+    ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False)
+    status = serializers.ChoiceField(
+        choices=["waiting", "active", "finished", "abandoned"], required=False
+    )
+    player = serializers.CharField(
+        max_length=50,
+        required=False,
+        help_text="Games with a seat of this name (case does not matter).",
+    )
+    page = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, help_text="From 1; past the last: 404."
+    )
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=100, required=False, help_text="Games per page (default 20)."
+    )
+
+
+class EventsQuery(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, default=0, help_text="Only events with a larger seq."
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=1000, default=1000)
+
+
+
+class AdviceIn(StrictSerializer):
+    scorecard = ScorecardField(required=False)
+    yahtzee_bonus = StrictIntegerField(
+        min_value=0,
+        max_value=MOST_POINTS,
+        default=0,
+        help_text="Yahtzee bonus points earned so far.",
+    )
+    dice = FiveDiceField(
+        allow_null=True,
+        required=False,
+        help_text="The five dice after this turn's last roll; null for the start of a turn.",
+    )
+    rolls_left = StrictIntegerField(
+        min_value=0, max_value=2, required=False, help_text="Rolls still allowed after these dice."
+    )
+    options = OptionsField(required=False, default=dict)
+
+
+class AnalysisQuery(StrictSerializer):
+    seats = StrictChoiceField(
+        choices=["persons", "all"],
+        default="persons",
+        help_text="`persons` (the default): the seats of people only; `all`: computer seats "
+        "too.",
+    )
+
+
