@@ -14,6 +14,7 @@ is :func:`status` of its state, and nothing else.
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from .commands import Command, Join, Leave, Start
@@ -21,10 +22,16 @@ from .dice import Rng
 from .errors import RuleError
 from .ruleset import Event, Outcome, Ruleset, State
 
-WAITING = "waiting"
-ACTIVE = "active"
-FINISHED = "finished"
-ABANDONED = "abandoned"
+
+class GameStatus(StrEnum):
+    """A game's one status. The engine decides it (:func:`status`); the database stores,
+    the API shows and clients filter on these same values, so there is no second list."""
+
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
 
 # (ruleset, state, level, options, rng) -> the next command of the current (computer) seat.
 Strategy = Callable[[Ruleset, State, str, Mapping[str, Any], Rng], Command]
@@ -37,15 +44,15 @@ Strategy = Callable[[Ruleset, State, str, Mapping[str, Any], Rng], Command]
 COMPUTER_MOVES = 5_000
 
 
-def status(state: State) -> str:
-    """``waiting``, ``active``, ``finished`` or ``abandoned``: the game's one status."""
+def status(state: State) -> GameStatus:
+    """The game's status, read from the keys the match and the ruleset keep in its state."""
     if state.get("abandoned"):
-        return ABANDONED
+        return GameStatus.ABANDONED
     if state["finished"]:
-        return FINISHED
+        return GameStatus.FINISHED
     if state.get("open_seats", 0):
-        return WAITING
-    return ACTIVE
+        return GameStatus.WAITING
+    return GameStatus.ACTIVE
 
 
 @dataclass(frozen=True)
@@ -90,7 +97,7 @@ class Match:
             case Leave():
                 outcome = self._leave(state, seat)
             case _:
-                _require(state, ACTIVE)
+                _require(state, GameStatus.ACTIVE)
                 assert seat is not None
                 outcome = self.ruleset.move(
                     state, seat=seat, command=command, options=self.options, rng=dice
@@ -100,7 +107,7 @@ class Match:
 
     def abandon(self, state: State, *, by: str) -> Outcome:
         """Mark a game that is not over as abandoned (nobody plays it any more)."""
-        if status(state) not in (WAITING, ACTIVE):
+        if status(state) not in (GameStatus.WAITING, GameStatus.ACTIVE):
             raise RuleError("game_not_active", f"the game is {status(state)} already")
         outcome = Outcome(state=copy.deepcopy(state))
         outcome.state["abandoned"] = True
@@ -111,9 +118,9 @@ class Match:
 
     def _join(self, state: State, name: str, *, dice: Rng, mind: Rng) -> Outcome:
         now = status(state)
-        if now == ACTIVE:
+        if now == GameStatus.ACTIVE:
             raise RuleError("game_full", "every seat of this game is taken")
-        _require(state, WAITING)
+        _require(state, GameStatus.WAITING)
         joined = replace(self, seats=[*self.seats, Seat(name)])
         seat = len(self.seats)
         # Nobody moves while a game waits, so its state is always a fresh one for its seats.
@@ -126,7 +133,7 @@ class Match:
         return outcome
 
     def _start(self, state: State, seat: int | None) -> Outcome:
-        if status(state) != WAITING:
+        if status(state) != GameStatus.WAITING:
             raise RuleError("game_not_active", f"the game is {status(state)}, not waiting")
         outcome = Outcome(state=copy.deepcopy(state))
         outcome.state["open_seats"] = 0
@@ -137,7 +144,7 @@ class Match:
 
     def _leave(self, state: State, seat: int | None) -> Outcome:
         """The seat resigns; when no person is left to play, the game ends with it."""
-        _require(state, ACTIVE)
+        _require(state, GameStatus.ACTIVE)
         assert seat is not None
         persons = [
             other
@@ -151,7 +158,7 @@ class Match:
     def _play_computers(self, outcome: Outcome, *, dice: Rng, mind: Rng) -> None:
         """Computer seats play their turns until a person's turn or the end of the game."""
         levels = {seat: s.computer for seat, s in enumerate(self.seats) if s.computer}
-        if not levels or status(outcome.state) != ACTIVE:
+        if not levels or status(outcome.state) != GameStatus.ACTIVE:
             return
         if self.strategy is None:
             raise ValueError("a match with computer seats needs a strategy")
@@ -171,7 +178,7 @@ class Match:
             self.ruleset.finish(outcome, self.options)
 
 
-def _require(state: State, wanted: str) -> None:
+def _require(state: State, wanted: GameStatus) -> None:
     now = status(state)
     if now != wanted:
         raise RuleError("game_not_active", f"the game is {now}")

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from config.env import env_int
 from games.models import Event, Game
 from games.play import services
+from scoring.match import GameStatus
 from tests.api.conftest import Api, assert_problem
 
 
@@ -40,7 +41,7 @@ def test_open_games_idle_longer_than_the_days_are_abandoned_and_logged(games):
     rolled = games.create(("Ben",))
     games.ok(rolled, "roll")
     waiting = games.create(("Cid",))
-    Game.objects.filter(pk=waiting["id"]).update(status=Game.Status.WAITING)
+    Game.objects.filter(pk=waiting["id"]).update(status=GameStatus.WAITING)
     idle = [fresh, rolled, waiting]
     before = {game["id"]: games.get(game)["version"] for game in idle}
     for game in idle:

@@ -17,7 +17,7 @@ from games.play.analysis import game_analysis
 from games.play.services import Played, game_create, game_play
 from scoring import RuleError, get_ruleset
 from scoring.commands import command_for
-from scoring.match import Seat
+from scoring.match import GameStatus, Seat
 from scoring.strategy import build_table
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ def finished_game(name: str = "Solo") -> Game:
     for _ in range(13):
         play_turn(created, 0)
     game = Game.objects.get(pk=created.game.pk)
-    assert game.status == Game.Status.FINISHED
+    assert game.status == GameStatus.FINISHED
     return game
 
 
@@ -161,7 +161,7 @@ def test_the_changelist_filters_by_ruleset(admin_client: Client) -> None:
 def test_the_changelist_filters_by_status_ranked_and_date(admin_client: Client) -> None:
     active = new_game("Ann").game
     abandoned = new_game("Ben").game
-    Game.objects.filter(pk=abandoned.pk).update(status=Game.Status.ABANDONED)
+    Game.objects.filter(pk=abandoned.pk).update(status=GameStatus.ABANDONED)
     finished = finished_game()
     ranked = game_create(ruleset_id="yahtzee", options=None, players=[Seat("Cid")]).game
 
@@ -316,7 +316,7 @@ def test_an_active_game_can_be_abandoned(admin_client: Client) -> None:
 
     assert response.status_code == 302
     after = Game.objects.get(pk=before.pk)
-    assert after.status == Game.Status.ABANDONED
+    assert after.status == GameStatus.ABANDONED
     assert after.state == before.state | {"abandoned": True}
     assert after.version == before.version + 1  # clients' ETags no longer match
     last = Event.objects.get(game=after, seq=after.last_seq)

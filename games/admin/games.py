@@ -25,11 +25,12 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from games.models import Event, Game, Player, ScoreEntry
+from games.models import STATUS_CHOICES, Event, Game, Player, ScoreEntry
 from games.play import services
 from games.play.analysis import analysable, analysis_of
 from games.play.errors import ServiceError
 from scoring import RuleError, View, get_ruleset
+from scoring.match import GameStatus
 from scoring.strategy import StaleTable
 from scoring.strategy.analysis import Decision, SeatAnalysis
 
@@ -37,7 +38,7 @@ logger = logging.getLogger(__name__)
 
 EMPTY = "-"  # as the admin shows an empty value
 # The statuses of a game that is not over: only these may still be changed here.
-OPEN_STATUSES = frozenset({Game.Status.WAITING, Game.Status.ACTIVE})
+OPEN_STATUSES = frozenset({GameStatus.WAITING, GameStatus.ACTIVE})
 _VIEW_CACHE = "_admin_engine_view"
 _ANALYSIS_CACHE = "_admin_analysis"
 
@@ -359,9 +360,9 @@ class GameStatusForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if "status" in self.fields:
-            allowed = {self.instance.status, Game.Status.ABANDONED}
+            allowed = {self.instance.status, GameStatus.ABANDONED}
             self.fields["status"].choices = [
-                (value, label) for value, label in Game.Status.choices if value in allowed
+                (value, label) for value, label in STATUS_CHOICES if value in allowed
             ]
 
 
@@ -454,7 +455,7 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="current seat")
     def current_seat(self, game: Game) -> str:
         view = engine_view(game)
-        if view is None or game.status != Game.Status.ACTIVE:
+        if view is None or game.status != GameStatus.ACTIVE:
             return EMPTY
         return seat_label(game, view.current_seat)
 

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import docs
+from games.api.enums import GAME_STATUSES
 from games.api.filters import RulesetStatusFilter
 from games.api.leaderboard import LeaderboardQuery
 from games.api.pagination import GamePagination
@@ -402,7 +403,7 @@ class ClassroomGameFilter(RulesetStatusFilter):
 
 GAMES_QUERY = [
     OpenApiParameter("ruleset", {"type": "string", "enum": list(RULESETS)}),
-    OpenApiParameter("status", {"type": "string", "enum": list(Game.Status.values)}),
+    OpenApiParameter("status", {"type": "string", "enum": GAME_STATUSES}),
     OpenApiParameter(
         "student", {"type": "string", "maxLength": 50}, description="The student's id or name."
     ),

@@ -1,7 +1,7 @@
 from django.db.models import Exists, OuterRef, QuerySet
 from django_filters import rest_framework as filters
 
-from games.models import Game, Player
+from games.models import STATUS_CHOICES, Game, Player
 from scoring import RULESETS
 
 
@@ -9,7 +9,7 @@ class RulesetStatusFilter(filters.FilterSet):
     """What every list of games filters on; the lists add who played."""
 
     ruleset = filters.ChoiceFilter(choices=[(r, r) for r in RULESETS])
-    status = filters.ChoiceFilter(choices=Game.Status.choices)
+    status = filters.ChoiceFilter(choices=STATUS_CHOICES)
 
 
 class GameFilter(RulesetStatusFilter):

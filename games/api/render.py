@@ -5,6 +5,7 @@ from typing import Any
 from games.models import Event, Game, Player
 from games.play.analysis import GameAnalysis
 from scoring import Option, Ruleset, get_ruleset
+from scoring.match import GameStatus
 
 
 def render_game(
@@ -28,9 +29,9 @@ def render_game(
         "open_seats": game.open_seats,
         "version": game.version,
         "round": view.round,
-        "current_seat": view.current_seat if game.status == Game.Status.ACTIVE else None,
+        "current_seat": view.current_seat if game.status == GameStatus.ACTIVE else None,
         "turn": view.turn,
-        "choices": view.choices if game.status == Game.Status.ACTIVE else {},
+        "choices": view.choices if game.status == GameStatus.ACTIVE else {},
         "players": seats,
         "winners": view.winners,
         "created_at": _time(game.created_at),

@@ -6,7 +6,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.enums import BOX_IDS
+from games.api.enums import BOX_IDS, GAME_STATUSES
 from games.http.strict import (
     StrictCharField,
     StrictChoiceField,
@@ -302,9 +302,7 @@ class GamesQuery(serializers.Serializer):
     (an empty ``status=`` filters nothing only if it is left out)."""
 
     ruleset = serializers.ChoiceField(choices=list(RULESETS), required=False)
-    status = serializers.ChoiceField(
-        choices=["waiting", "active", "finished", "abandoned"], required=False
-    )
+    status = serializers.ChoiceField(choices=GAME_STATUSES, required=False)
     player = serializers.CharField(
         max_length=50,
         required=False,

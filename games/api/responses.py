@@ -4,7 +4,15 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.enums import ANALYSIS_METHODS, BOX_IDS, COMPUTERS, EVENT_TYPES, MOVES, RULESET_IDS
+from games.api.enums import (
+    ANALYSIS_METHODS,
+    BOX_IDS,
+    COMPUTERS,
+    EVENT_TYPES,
+    GAME_STATUSES,
+    MOVES,
+    RULESET_IDS,
+)
 
 
 class BustOut(serializers.Serializer):
@@ -74,7 +82,7 @@ class GameOut(serializers.Serializer):
     id = serializers.UUIDField()
     ruleset = serializers.ChoiceField(choices=RULESET_IDS)
     options = serializers.DictField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "abandoned"])
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     ranked = serializers.BooleanField()
     seed = serializers.IntegerField(allow_null=True)
     open_seats = serializers.IntegerField(help_text="Seats still open to `join`.")

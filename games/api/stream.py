@@ -45,6 +45,7 @@ from games.db.notify import listener
 from games.http.problems import problem_response
 from games.models import Event, Game
 from games.serving.threaded_wsgi import EXECUTOR_KEY
+from scoring.match import GameStatus
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ POLL_SECONDS = 0.5  # between two reads of the log when nothing tells us it grew
 BATCH = 200  # events read at once
 RETRY_AFTER_SECONDS = 5  # told to a client refused while the database cannot be reached
 
-OVER = frozenset({Game.Status.FINISHED, Game.Status.ABANDONED})
+OVER = frozenset({GameStatus.FINISHED, GameStatus.ABANDONED})
 MAX_POSITION = 2**31 - 1  # the events endpoint's bound on `after`
 POSITION_RE = re.compile(r"[0-9]{1,10}")
 

@@ -17,6 +17,7 @@ from django.db.models import Min, Q
 
 from games.models import Game
 from games.play.analysis import analysable, seat_accuracies
+from scoring.match import GameStatus
 
 
 def mean_accuracies(
@@ -28,7 +29,7 @@ def mean_accuracies(
     students = {student for student, ruleset in wanted if analysable(ruleset)}
     games = list(
         Game.objects.filter(
-            classroom_id=classroom_id, student_id__in=students, status=Game.Status.FINISHED
+            classroom_id=classroom_id, student_id__in=students, status=GameStatus.FINISHED
         )
         .only("id", "ruleset", "options", "status", "last_seq", "student_id")
         .annotate(student_seat=Min("players__seat", filter=Q(players__computer__isnull=True)))

@@ -23,6 +23,7 @@ from games.classrooms.keys import Caller, key_issue, keys_revoke
 from games.models import Classroom, Game, Player, Student
 from games.play.errors import ServiceError
 from games.play.selectors import PERIODS, LeaderboardEntry, Period, _ranked
+from scoring.match import GameStatus
 
 # No 0/O or 1/I/L: codes are read out in class and typed by children.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -153,12 +154,12 @@ def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
         for row in Game.objects.filter(classroom=classroom, student__isnull=False)
         .values("student_id")
         .annotate(
-            started=Count("id"), finished=Count("id", filter=Q(status=Game.Status.FINISHED))
+            started=Count("id"), finished=Count("id", filter=Q(status=GameStatus.FINISHED))
         )
     }
     figures = list(
         _student_seats(classroom)
-        .filter(game__status=Game.Status.FINISHED)
+        .filter(game__status=GameStatus.FINISHED)
         .values("game__student_id", "game__ruleset")
         .annotate(games=Count("id"), points=Sum("total"), best=Max("total"))
         .order_by("game__student_id", "game__ruleset")
@@ -211,7 +212,7 @@ def classroom_leaderboard(
     set an assignment with them. One query.
     """
     seats = _student_seats(classroom).filter(
-        game__ruleset=ruleset, game__status=Game.Status.FINISHED
+        game__ruleset=ruleset, game__status=GameStatus.FINISHED
     )
     window = PERIODS[period]
     if window is not None:

@@ -4,10 +4,18 @@ Django finds models through this package, so each model is named here.
 """
 
 from games.models.classroom import DEFAULT_QUOTA, ApiKey, Classroom, Student, default_quota
-from games.models.game import Event, Game, IdempotencyRecord, Player, ScoreEntry
+from games.models.game import (
+    STATUS_CHOICES,
+    Event,
+    Game,
+    IdempotencyRecord,
+    Player,
+    ScoreEntry,
+)
 
 __all__ = [
     "DEFAULT_QUOTA",
+    "STATUS_CHOICES",
     "ApiKey",
     "Classroom",
     "Event",

@@ -9,18 +9,17 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
+from scoring.match import GameStatus
+
+# The engine's statuses as field choices, each with the label the admin shows ("Waiting").
+STATUS_CHOICES = [(status.value, status.value.capitalize()) for status in GameStatus]
+
 
 class Game(models.Model):
-    class Status(models.TextChoices):
-        WAITING = "waiting"
-        ACTIVE = "active"
-        FINISHED = "finished"
-        ABANDONED = "abandoned"
-
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     ruleset = models.CharField(max_length=32, db_index=True)
     options = models.JSONField(default=dict)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=GameStatus.ACTIVE)
     ranked = models.BooleanField(default=True)
     seed = models.BigIntegerField(null=True, blank=True)
     open_seats = models.PositiveSmallIntegerField(default=0)
@@ -46,7 +45,7 @@ class Game(models.Model):
             # The high-score table: ranked games of a ruleset that finished since a time.
             models.Index(
                 fields=["ruleset", "finished_at"],
-                condition=Q(status="finished", ranked=True),
+                condition=Q(status=GameStatus.FINISHED, ranked=True),
                 name="game_leaderboard",
             ),
         ]

@@ -13,6 +13,7 @@ from games.models import Game
 from games.play.errors import ServiceError
 from games.play.strategy import strategy_load
 from scoring import get_ruleset
+from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED, Advice, advise_with, computer_move
 
 
@@ -33,7 +34,7 @@ def advice_body(advice: Advice) -> dict[str, Any]:
 
 
 def game_hint(game: Game) -> dict[str, Any]:
-    if game.status != Game.Status.ACTIVE:
+    if game.status != GameStatus.ACTIVE:
         raise ServiceError("game_not_active", f"the game is {game.status}")
     ruleset = get_ruleset(game.ruleset)
     view = ruleset.view(game.state, options=game.options)

@@ -23,6 +23,7 @@ from django.core.cache import cache
 from games.models import Event, Game, Player
 from games.play.errors import ServiceError
 from games.play.strategy import build_in_background, strategy_load
+from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED, StaleTable, load_strategy
 from scoring.strategy.analysis import Analysis, analyse
 
@@ -105,7 +106,7 @@ def seat_accuracies(*, games: Iterable[Game]) -> dict[tuple[uuid.UUID, int], flo
     """
     finished = [
         game for game in games
-        if game.status == Game.Status.FINISHED and analysable(game.ruleset) and _ready(game)
+        if game.status == GameStatus.FINISHED and analysable(game.ruleset) and _ready(game)
     ]
     keys = {game.pk: _accuracy_key(game) for game in finished}
     cached = _cache_get(list(keys.values()))

@@ -8,8 +8,9 @@ from typing import Literal
 
 from django.utils import timezone
 
-from games.models import Game, Player
+from games.models import Player
 from scoring import get_ruleset
+from scoring.match import GameStatus
 
 Period = Literal["day", "week", "all"]
 
@@ -41,7 +42,7 @@ def leaderboard(*, ruleset: str, period: Period, limit: int) -> list[Leaderboard
     """
     seats = Player.objects.filter(
         game__ruleset=ruleset,
-        game__status=Game.Status.FINISHED,
+        game__status=GameStatus.FINISHED,
         game__ranked=True,
         computer__isnull=True,
         game__options=get_ruleset(ruleset).validate_options({}),

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.models import Game, Player
 from games.play import services
-from scoring.match import Seat
+from scoring.match import GameStatus, Seat
 
 from .conftest import assert_problem
 
@@ -34,7 +34,7 @@ def finished_game(
         seed=seed,
     )
     Game.objects.filter(pk=created.game.pk).update(
-        status=Game.Status.FINISHED, finished_at=timezone.now() - ago
+        status=GameStatus.FINISHED, finished_at=timezone.now() - ago
     )
     for player in created.players:
         Player.objects.filter(pk=player.pk).update(total=totals[player.name])
@@ -102,7 +102,7 @@ def test_games_that_are_not_finished_are_not_listed(api):
     active = api.create(("Ben",))
     api.play_turn(active)
     waiting = api.create(("Cid",))
-    Game.objects.filter(pk=waiting["id"]).update(status=Game.Status.WAITING)
+    Game.objects.filter(pk=waiting["id"]).update(status=GameStatus.WAITING)
     abandoned = api.create(("Dee",))
     services.game_abandon(game_id=abandoned["id"], by="test")
     Player.objects.exclude(name="Ann").update(total=500)

@@ -6,7 +6,7 @@ import pytest
 
 import scoring
 from scoring.commands import Join, Leave, Roll, Score, Start
-from scoring.match import ABANDONED, ACTIVE, FINISHED, WAITING, Match, Seat, status
+from scoring.match import GameStatus, Match, Seat, status
 
 YAHTZEE = scoring.get_ruleset("yahtzee")
 OPTIONS = YAHTZEE.validate_options({})
@@ -33,8 +33,8 @@ def play(game: Match, state, seat, command) -> scoring.Outcome:  # noqa: ANN001
 
 
 def test_a_game_without_open_seats_is_active_and_with_them_waiting():
-    assert status(new(match(Seat("Ann"))).state) == ACTIVE
-    assert status(new(match(Seat("Ann")), open_seats=2).state) == WAITING
+    assert status(new(match(Seat("Ann"))).state) == GameStatus.ACTIVE
+    assert status(new(match(Seat("Ann")), open_seats=2).state) == GameStatus.WAITING
 
 
 def test_the_last_join_starts_the_game_and_the_joined_seat_moves_in_turn():
@@ -42,7 +42,7 @@ def test_the_last_join_starts_the_game_and_the_joined_seat_moves_in_turn():
     state = new(game, open_seats=1).state
     joined = play(game, state, None, Join(name="Ben"))
     assert [e.type for e in joined.events] == ["joined", "started"]
-    assert joined.events[0].seat == 1 and status(joined.state) == ACTIVE
+    assert joined.events[0].seat == 1 and status(joined.state) == GameStatus.ACTIVE
     assert len(joined.state["cards"]) == 2
 
 
@@ -56,7 +56,7 @@ def test_joining_an_active_game_is_refused_as_full():
 def test_start_drops_the_open_seats_and_only_a_waiting_game_starts():
     game = match(Seat("Ann"))
     started = play(game, new(game, open_seats=3).state, 0, Start())
-    assert status(started.state) == ACTIVE and started.events[0].type == "started"
+    assert status(started.state) == GameStatus.ACTIVE and started.events[0].type == "started"
     with pytest.raises(scoring.RuleError) as refused:
         play(game, started.state, 0, Start())
     assert refused.value.code == "game_not_active"
@@ -89,7 +89,7 @@ def test_a_game_opened_by_a_computer_seat_starts_with_its_turn_played():
 def test_when_the_last_person_leaves_the_computers_do_not_play_on():
     game = match(Seat("Ann"), Seat("Bot", "greedy"))
     left = play(game, new(game).state, 0, Leave())
-    assert status(left.state) == FINISHED
+    assert status(left.state) == GameStatus.FINISHED
     assert [e.type for e in left.events] == ["left", "finished"]
 
 
@@ -102,7 +102,7 @@ def test_computer_seats_need_a_strategy():
 def test_an_abandoned_game_is_abandoned_and_can_be_abandoned_only_once():
     game = match(Seat("Ann"))
     abandoned = game.abandon(new(game).state, by="admin")
-    assert status(abandoned.state) == ABANDONED
+    assert status(abandoned.state) == GameStatus.ABANDONED
     assert abandoned.events[0].data == {"by": "admin"}
     with pytest.raises(scoring.RuleError) as refused:
         game.abandon(abandoned.state, by="admin")

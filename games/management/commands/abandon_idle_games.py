@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from games.models import Game
 from games.play import services
+from scoring.match import GameStatus
 
-OPEN = (Game.Status.WAITING, Game.Status.ACTIVE)
+OPEN = (GameStatus.WAITING, GameStatus.ACTIVE)
 
 
 def whole_days(raw: str) -> int:

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.match import GameStatus
+
 
 class Client:
     def __init__(self, url: str, key: str | None) -> None:
@@ -53,7 +55,7 @@ def play_one(client: Client) -> int:
     )
     token, path = game["players"][0]["token"], f"/api/v1/games/{game['id']}"
     moves = 0
-    while game["status"] == "active":
+    while game["status"] == GameStatus.ACTIVE:
         game = client.call("POST", f"{path}/roll/", {}, token)
         moves += 1
         if game["turn"]["rolls_left"]:
