@@ -3,7 +3,7 @@
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
 from games.api.responses import ProblemOut
-from games.http.problems import problem
+from games.http.problems import PROBLEM_TYPES, problem
 from scoring.strategy.analysis import (
     BEST_TOLERANCE,
     DECIMALS,
@@ -11,27 +11,39 @@ from scoring.strategy.analysis import (
     MISTAKE_BELOW,
 )
 
+# Codes that the descriptions below shared by every operation leave out: each is named
+# where it arises (a wrong API key in its own words, the analysis and classroom paths, the
+# operations that need a strategy table).
+DOCUMENTED_APART = {"invalid_api_key", "analysis_unavailable", "name_taken", "strategy_unavailable"}
+
+
+def codes(status: int) -> str:
+    """The codes of ``status`` as a description lists them, in the registry's order."""
+    return ", ".join(
+        f"`{code}`"
+        for code, kind in PROBLEM_TYPES.items()
+        if kind.status == status and code not in DOCUMENTED_APART
+    )
+
+
 WHEN = {
-    400: "Malformed JSON or invalid input (`invalid`, `parse_error`, `unknown_field`, "
-    "`unknown_category`, `unknown_ruleset`, `invalid_dice`). A field the body does not "
+    400: f"Malformed JSON or invalid input ({codes(400)}). A field the body does not "
     "take is `unknown_field` and a value of the wrong JSON type `invalid`; `errors` names "
     "each field at fault.",
-    401: "Missing or wrong seat token (`not_authenticated`, `invalid_token`), or a wrong or "
-    "revoked `X-API-Key` (`invalid_api_key`).",
-    403: "The `X-API-Key` is not this classroom's teacher key (`forbidden`).",
-    404: "No such game or ruleset (`not_found`).",
-    405: "The path does not take this method (`method_not_allowed`).",
-    406: "The client accepts no JSON (`not_acceptable`).",
-    409: "The move breaks the rules now (`not_your_turn`, `game_not_active`, `no_rolls_left`, "
-    "`roll_first`, `category_filled`, `category_not_allowed`, `not_scoring`, `bank_too_low`, "
-    "`game_full`).",
-    412: "`If-Match` named another version (`version_mismatch`).",
-    413: "The body is larger than the service accepts (`request_too_large`).",
-    415: "The body is not `application/json` (`unsupported_media_type`).",
-    422: "The `Idempotency-Key` was used for a different request (`idempotency_key_reused`).",
-    429: "Too many requests from this API key or address (`throttled`); see `Retry-After`.",
-    503: "The database cannot be reached (`database_unavailable`); try again after "
-    "`Retry-After` seconds.",
+    401: f"Missing or wrong seat token ({codes(401)}), or a wrong or revoked `X-API-Key` "
+    "(`invalid_api_key`).",
+    403: f"The `X-API-Key` is not this classroom's teacher key ({codes(403)}).",
+    404: f"No such game or ruleset ({codes(404)}).",
+    405: f"The path does not take this method ({codes(405)}).",
+    406: f"The client accepts no JSON ({codes(406)}).",
+    409: f"The move breaks the rules now ({codes(409)}).",
+    412: f"`If-Match` named another version ({codes(412)}).",
+    413: f"The body is larger than the service accepts ({codes(413)}).",
+    415: f"The body is not `application/json` ({codes(415)}).",
+    422: f"The `Idempotency-Key` was used for a different request ({codes(422)}).",
+    429: f"Too many requests from this API key or address ({codes(429)}); see `Retry-After`.",
+    503: f"The database cannot be reached ({codes(503)}); try again after `Retry-After` "
+    "seconds.",
 }
 # Operations that read an optimal-strategy table (hints, advice, `optimal` computer seats).
 STRATEGY_503 = (

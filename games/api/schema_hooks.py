@@ -8,6 +8,7 @@ operation is added here, by hand.
 import json
 from typing import Any
 
+from games.api.docs import WHEN
 from games.api.enums import EVENT_TYPES
 from games.api.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 
@@ -130,11 +131,7 @@ def close_request_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, An
 
 # Declared once among the components (see HEADERS below).
 RETRY_AFTER = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
-UNAVAILABLE = {
-    "description": "The database cannot be reached (`database_unavailable`); try again after "
-    "`Retry-After` seconds.",
-    "content": PROBLEM,
-}
+UNAVAILABLE = {"description": WHEN[503], "content": PROBLEM}
 
 
 def document_retry_after(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

@@ -53,7 +53,6 @@ RETRY_MILLISECONDS = 2000  # how long a browser waits before it reconnects
 HEARTBEAT_SECONDS = 15.0  # a comment this often keeps proxies from closing an idle stream
 POLL_SECONDS = 0.5  # between two reads of the log when nothing tells us it grew
 BATCH = 200  # events read at once
-RETRY_AFTER_SECONDS = 5  # told to a client refused while the database cannot be reached
 
 OVER = frozenset({GameStatus.FINISHED, GameStatus.ABANDONED})
 MAX_POSITION = 2**31 - 1  # the events endpoint's bound on `after`
@@ -250,12 +249,6 @@ def _oneline(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
-def unavailable() -> HttpResponse:
-    refused = problem_response("database_unavailable", "the database cannot be reached")
-    refused["Retry-After"] = str(RETRY_AFTER_SECONDS)
-    return refused
-
-
 @csrf_exempt  # a GET changes nothing; other methods answer 405 like every other path
 def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     """Checks the request and the game, then answers with the stream.
@@ -277,7 +270,7 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         found = _read(pk, MAX_POSITION)  # gives its connection back to the pool at once
     except DatabaseError as error:
         logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
-        return unavailable()
+        return problem_response("database_unavailable", "the database cannot be reached")
     if found is None:
         return problem_response("not_found", "no game with this id")
     if found.over and found.last_seq <= after:

@@ -2,6 +2,7 @@
 
 import logging
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -21,51 +22,19 @@ logger = logging.getLogger(__name__)
 
 PROBLEM = "application/problem+json"
 
-STATUS_OF_CODE = {
-    "invalid": 400,
-    "parse_error": 400,
-    "unknown_category": 400,
-    "unknown_ruleset": 400,
-    "unknown_field": 400,
-    "invalid_dice": 400,
-    "not_authenticated": 401,
-    "invalid_token": 401,
-    "invalid_api_key": 401,
-    "forbidden": 403,
-    "not_found": 404,
-    "method_not_allowed": 405,
-    "not_acceptable": 406,
-    "not_your_turn": 409,
-    "game_not_active": 409,
-    "no_rolls_left": 409,
-    "roll_first": 409,
-    "category_filled": 409,
-    "category_not_allowed": 409,
-    "not_scoring": 409,
-    "bank_too_low": 409,
-    "game_full": 409,
-    "analysis_unavailable": 409,
-    "name_taken": 409,
-    "version_mismatch": 412,
-    "request_too_large": 413,
-    "unsupported_media_type": 415,
-    "idempotency_key_reused": 422,
-    "throttled": 429,
-    "server_error": 500,
-    "database_unavailable": 503,
-    "strategy_unavailable": 503,
-}
-# Seconds to wait before trying again, sent as Retry-After with these codes.
-RETRY_AFTER_OF_CODE = {
-    "database_unavailable": 5,
-    "strategy_unavailable": STRATEGY_RETRY_AFTER,
-}
-# What Django (and psycopg, where code uses it directly) raise when the database cannot be
-# reached or a connection is lost: not the request's fault, and over once it is back.
-DATABASE_ERRORS = (
-    OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError
-)
-TITLES = {
+
+@dataclass(frozen=True)
+class ProblemType:
+    """What every answer with one code says (RFC 9457's problem type): its status, its
+    title and, when trying again later can work, the seconds to wait (``Retry-After``)."""
+
+    status: int
+    title: str
+    retry_after: int | None = None
+
+
+# The title of each status; a code whose status title would mislead names its own.
+_TITLE_OF_STATUS = {
     400: "Bad request",
     401: "Not authenticated",
     403: "Forbidden",
@@ -76,23 +45,84 @@ TITLES = {
     412: "Version mismatch",
     413: "Request too large",
     415: "Unsupported media type",
+    416: "Range not satisfiable",
     422: "Idempotency key reused",
     429: "Too many requests",
     500: "Server error",
     503: "Service unavailable",
 }
-# Codes whose status title would mislead (a 409 that is not about a move).
-TITLE_OF_CODE = {"analysis_unavailable": "Analysis not available"}
+
+
+def _type(status: int, title: str | None = None, retry_after: int | None = None) -> ProblemType:
+    return ProblemType(status, title or _TITLE_OF_STATUS[status], retry_after)
+
+
+# Every code the API answers with, by status in the order the docs list them. This is the
+# one place a code is declared: ``problem()`` refuses any other (a bug, not a 400), and a
+# test reads the sources so that no code is raised without being declared here.
+PROBLEM_TYPES: dict[str, ProblemType] = {
+    "invalid": _type(400),
+    "parse_error": _type(400),
+    "unknown_field": _type(400),
+    "unknown_category": _type(400),
+    "unknown_ruleset": _type(400),
+    "invalid_dice": _type(400),
+    "not_authenticated": _type(401),
+    "invalid_token": _type(401),
+    "invalid_api_key": _type(401),
+    "forbidden": _type(403),
+    "not_found": _type(404),
+    "method_not_allowed": _type(405),
+    "not_acceptable": _type(406),
+    "not_your_turn": _type(409),
+    "game_not_active": _type(409),
+    "no_rolls_left": _type(409),
+    "roll_first": _type(409),
+    "category_filled": _type(409),
+    "category_not_allowed": _type(409),
+    "not_scoring": _type(409),
+    "bank_too_low": _type(409),
+    "game_full": _type(409),
+    "analysis_unavailable": _type(409, "Analysis not available"),
+    "name_taken": _type(409),
+    "version_mismatch": _type(412),
+    "request_too_large": _type(413),
+    "unsupported_media_type": _type(415),
+    "range_not_satisfiable": _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
+    "idempotency_key_reused": _type(422),
+    "throttled": _type(429),
+    "server_error": _type(500),
+    "database_unavailable": _type(503, retry_after=5),
+    "strategy_unavailable": _type(503, retry_after=STRATEGY_RETRY_AFTER),
+}
+# What Django (and psycopg, where code uses it directly) raise when the database cannot be
+# reached or a connection is lost: not the request's fault, and over once it is back.
+DATABASE_ERRORS = (
+    OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError
+)
 # A field error with one of these codes names the whole problem; any other is "invalid".
 FIELD_CODES = {"unknown_field", "unknown_category", "unknown_ruleset", "invalid_dice"}
 
 
+class UnknownProblemCode(LookupError):
+    """A code that :data:`PROBLEM_TYPES` does not declare: the code that raised it is wrong."""
+
+
+def problem_type(code: str) -> ProblemType:
+    try:
+        return PROBLEM_TYPES[code]
+    except KeyError:
+        raise UnknownProblemCode(
+            f"{code!r} is no problem code: declare it in PROBLEM_TYPES"
+        ) from None
+
+
 def problem(code: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:
-    status = STATUS_OF_CODE.get(code, 400)
+    kind = problem_type(code)
     body: dict[str, Any] = {
         "type": f"urn:dice-games:problem:{code}",
-        "title": TITLE_OF_CODE.get(code) or TITLES.get(status, "Error"),
-        "status": status,
+        "title": kind.title,
+        "status": kind.status,
         "detail": detail,
         "code": code,
     }
@@ -161,14 +191,13 @@ def _body_for(exc: BaseException | None) -> dict[str, Any] | None:
     if isinstance(exc, SuspiciousOperation):
         return problem("invalid", f"the request was refused: {exc}")
     if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
-        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "not_authenticated"
-        return problem(code if code in STATUS_OF_CODE else "not_authenticated", str(exc.detail))
+        # DRF's own refusals (its default codes) are ``not_authenticated``; ours name theirs.
+        code = exc.get_codes()
+        if not isinstance(code, str) or code == exceptions.AuthenticationFailed.default_code:
+            code = "not_authenticated"
+        return problem(code, str(exc.detail))
     if isinstance(exc, exceptions.APIException):
-        code = exc.default_code
-        body = problem(code, str(exc.detail))
-        body["status"] = exc.status_code
-        body["title"] = TITLES.get(exc.status_code, "Error")
-        return body
+        return problem(exc.default_code, str(exc.detail))
     return None
 
 
@@ -177,8 +206,9 @@ def problem_headers(body: dict[str, Any]) -> dict[str, str]:
     headers = {}
     if body["status"] == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="api"'
-    if body["code"] in RETRY_AFTER_OF_CODE:
-        headers["Retry-After"] = str(RETRY_AFTER_OF_CODE[body["code"]])
+    retry_after = problem_type(body["code"]).retry_after
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     return headers
 
 
@@ -234,8 +264,4 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Jso
 
 
 def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    body = problem("forbidden", "this request is not allowed") | {
-        "status": 403,
-        "title": "Forbidden",
-    }
-    return JsonResponse(body, status=403, content_type=PROBLEM)
+    return problem_response("forbidden", "this request is not allowed")
