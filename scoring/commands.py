@@ -91,8 +91,9 @@ _BY_ACTION = {kind.action: kind for kind in TURN_MOVES}
 
 
 def command_for(action: str, args: Mapping[str, Any] | None = None) -> Command:
-    """A turn move from its action word and body, as computer players and scripts spell
-    moves (``("roll", {"hold": [0, 1]})``); the HTTP layer builds commands directly."""
+    """A turn move from its action word and body (``("roll", {"hold": [0, 1]})``), the
+    inverse of ``action`` and ``args()``: how a script or a log spells moves. The HTTP layer
+    and the computer players build commands directly."""
     given = {
         name: tuple(value) if isinstance(value, list) else value
         for name, value in (args or {}).items()

@@ -14,7 +14,7 @@ from games.play.errors import ServiceError
 from games.play.strategy import strategy_load
 from scoring import get_ruleset
 from scoring.match import GameStatus
-from scoring.strategy import SUPPORTED, Advice, advise_with, computer_move
+from scoring.strategy import SUPPORTED, Advice, advise_with, computer_command
 
 
 def advice_body(advice: Advice) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def game_hint(game: Game) -> dict[str, Any]:
         )
         return {"seat": seat, **advice_body(advice)}
     # No table for this ruleset: the move the strongest computer player would make.
-    action, args = computer_move(
+    command = computer_command(
         ruleset,
         game.state,
         level="optimal",
@@ -63,6 +63,6 @@ def game_hint(game: Game) -> dict[str, Any]:
         "seat": seat,
         "method": "heuristic",
         "expected_final": None,
-        "best": {"action": action, **args},
+        "best": {"action": command.action, **command.args()},
         "options": [],
     }

@@ -21,11 +21,11 @@ from .api import (
     unload_all,
 )
 from .model import SUPPORTED, ModelError
-from .players import computer_command, computer_move, levels_for
+from .players import computer_command, levels_for
 from .table import FORMAT_VERSION, StaleTable, Table
 
 __all__ = [
     "FORMAT_VERSION", "SUPPORTED", "Advice", "ModelError", "StaleTable", "Strategy", "Table",
-    "advise", "advise_with", "build_table", "computer_command", "computer_move", "levels_for",
+    "advise", "advise_with", "build_table", "computer_command", "levels_for",
     "load_strategy", "load_table", "loaded_bytes", "prepare_table", "unload_all",
 ]

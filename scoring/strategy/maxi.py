@@ -44,11 +44,11 @@ from typing import Any
 import numpy as np
 
 from ..boxgame import BoxGame, Card
+from ..commands import Command, Roll, Score
 from ..ruleset import State
 from .combinatorics import DiceSpace, dice_space, sub_multisets
 from .turn import best_keeps, keep_values, roll_on
 
-Move = tuple[str, dict[str, Any]]
 # The chance that a die shows an open upper box's face when that box is filled (see the
 # module docstring): calibrated by play, not derived.
 FACE_HIT = 0.55
@@ -191,11 +191,11 @@ def best_fill(plan: TurnPlan, ruleset: BoxGame, card: Card, dice: list[int],
     return max(legal, key=lambda box_id: plan.fill[index[box_id]][r])
 
 
-def maxi_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Move:
+def maxi_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Command:
     """The heuristic's move for the current seat (see the module docstring)."""
     dice = state["dice"]
     if dice is None:
-        return "roll", {}
+        return Roll()
     card = state["cards"][state["current"]]
     plan = TurnPlan(ruleset, card)
     left = ruleset.rolls_left(state)
@@ -209,8 +209,8 @@ def maxi_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Mov
             if value > best_value + 1e-9:
                 best_hold, best_value = keep, value
         if best_hold is not None:
-            return "roll", {"hold": _positions(dice, best_hold)}
-    return "score", {"category": best_fill(plan, ruleset, card, dice, options)}
+            return Roll(hold=_positions(dice, best_hold))
+    return Score(category=best_fill(plan, ruleset, card, dice, options))
 
 
 def _holds(
@@ -222,11 +222,11 @@ def _holds(
             yield keep, float(keeps[space.keep_index[keep]])
 
 
-def _positions(dice: list[int], keep: tuple[int, ...]) -> list[int]:
+def _positions(dice: list[int], keep: tuple[int, ...]) -> tuple[int, ...]:
     wanted = list(keep)
     held = []
     for i, face in enumerate(dice):
         if face in wanted:
             wanted.remove(face)
             held.append(i)
-    return held
+    return tuple(held)

@@ -4,8 +4,8 @@ seat, and the levels each ruleset offers.
     command = computer_command(ruleset, state, "optimal", options, rng, folder=tables)
     outcome = ruleset.move(state, seat=state["current"], command=command, ...)
 
-(:func:`computer_move` gives the same move as ``(action, args)``, the way the strategies
-below spell it.)
+Every player answers the engine's own commands (``Roll(hold=...)``, ``Score(...)``...), so
+what a computer plays and what a person sends are one type.
 
 The service asks again after every move until a person's turn or the end of the game. A
 move is always legal in the state given (the tests play thousands of whole games through
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..boxgame import Box, BoxGame
-from ..commands import Command, command_for
+from ..commands import Command, Roll, Score
 from ..errors import RuleError
 from ..faces import UPPER_IDS
 from ..registry import RULESETS
@@ -49,10 +49,9 @@ from ..tenthousand import TenThousand
 from .api import Strategy, advise_with, load_strategy
 from .maxi import maxi_move
 from .model import SUPPORTED
-from .tenthousand import TEN_THOUSAND_LEVELS, Move, PlayerRng, ten_thousand_move
+from .tenthousand import TEN_THOUSAND_LEVELS, PlayerRng, ten_thousand_move
 
 BOX_LEVELS = ("random", "greedy", "optimal")
-FIRST_ROLL: Move = ("roll", {})
 # greedy stops rolling once its best box holds this share of the box's maximum.
 GREEDY_STOP = 2 / 3
 
@@ -67,16 +66,17 @@ def levels_for(ruleset_id: str) -> tuple[str, ...]:
     return ()
 
 
-def computer_move(
+def computer_command(
     ruleset: Ruleset,
     state: State,
-    *,
     level: str,
     options: Mapping[str, Any],
     rng: PlayerRng,
+    *,
     folder: Path | str,
-) -> Move:
-    """The next move ``(action, args)`` of the current seat (``state["current"]``).
+) -> Command:
+    """The next command of the current seat (``state["current"]``): with ``folder`` bound,
+    the strategy a :class:`~scoring.match.Match` is driven by.
 
     ``options`` are the game's options (missing ones take their defaults); ``rng`` is a
     ``random.Random``-like source for the ``random`` level; ``folder`` is where the
@@ -97,7 +97,7 @@ def computer_move(
         return ten_thousand_move(state, level=level, options=options, rng=rng)
     assert isinstance(ruleset, BoxGame)
     if state["dice"] is None:
-        return FIRST_ROLL  # every level's only move (and no table to load for it)
+        return Roll()  # every level's only move (and no table to load for it)
     if level == "random":
         return random_box_move(ruleset, state, options, rng)
     if level == "greedy":
@@ -106,21 +106,6 @@ def computer_move(
         strategy = load_strategy(ruleset.id, options, folder)
         return optimal_box_move(strategy, state)
     return maxi_move(ruleset, state, options)
-
-
-def computer_command(
-    ruleset: Ruleset,
-    state: State,
-    level: str,
-    options: Mapping[str, Any],
-    rng: PlayerRng,
-    *,
-    folder: Path | str,
-) -> Command:
-    """:func:`computer_move` as a command: the strategy a match is driven by."""
-    action, args = computer_move(ruleset, state, level=level, options=options, rng=rng,
-                                 folder=folder)
-    return command_for(action, args)
 
 
 # -- box games -----------------------------------------------------------------------------
@@ -133,16 +118,16 @@ def _seat(state: State) -> tuple[dict[str, int | None], int]:
 
 def random_box_move(
     ruleset: BoxGame, state: State, options: Mapping[str, Any], rng: PlayerRng
-) -> Move:
+) -> Command:
     """Random but legal: see the module docstring."""
     dice = state["dice"]
     if dice is None:
-        return FIRST_ROLL
+        return Roll()
     if ruleset.rolls_left(state) > 0 and rng.random() < 0.5:
-        return "roll", {"hold": [i for i in range(len(dice)) if rng.random() < 0.5]}
+        return Roll(hold=tuple(i for i in range(len(dice)) if rng.random() < 0.5))
     card, _ = _seat(state)
     legal = ruleset.legal(card, dice, options)
-    return "score", {"category": rng.choice(sorted(legal))}
+    return Score(category=rng.choice(sorted(legal)))
 
 
 @cache
@@ -183,11 +168,11 @@ def serving_positions(box: Box, dice: Sequence[int]) -> list[int]:
     return [i for i, d in enumerate(dice) if d == face]
 
 
-def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Move:
+def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Command:
     """The box with the most points now; roll for it while it is weak (module docstring)."""
     dice = state["dice"]
     if dice is None:
-        return FIRST_ROLL
+        return Roll()
     card, _ = _seat(state)
     legal = ruleset.legal(card, dice, options)
     target = max(legal, key=legal.__getitem__)  # the first of the best: dicts keep card order
@@ -197,11 +182,11 @@ def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) 
         box = next(box for box in ruleset.boxes if box.id == target)
         held = serving_positions(box, dice)
         if len(held) < len(dice):
-            return "roll", {"hold": held}
-    return "score", {"category": target}
+            return Roll(hold=tuple(held))
+    return Score(category=target)
 
 
-def optimal_box_move(strategy: Strategy, state: State) -> Move:
+def optimal_box_move(strategy: Strategy, state: State) -> Command:
     """The solver's best move for the current seat's card, bonus, dice and rolls left.
 
     ``rolls_left`` for the solver is the number of rolls still allowed after the current
@@ -210,12 +195,12 @@ def optimal_box_move(strategy: Strategy, state: State) -> Move:
     """
     dice = state["dice"]
     if dice is None:
-        return FIRST_ROLL
+        return Roll()
     ruleset = strategy.model.ruleset
     card, bonus = _seat(state)
     left = min(ruleset.rolls_left(state), ruleset.rolls_per_turn - 1)
     best = advise_with(strategy, card, bonus, dice, left).best
     assert best is not None  # a card with an open box and dice on the table has moves
     if best["action"] == "roll":
-        return "roll", {"hold": list(best["hold"])}
-    return "score", {"category": best["category"]}
+        return Roll(hold=tuple(best["hold"]))
+    return Score(category=best["category"])

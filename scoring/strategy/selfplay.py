@@ -1,7 +1,7 @@
 """Whole games between computer seats, played through the engine's own ``move``.
 
 The scripts (:mod:`.duel`, :mod:`.evidence`) and the tests measure the players exactly as
-the service runs them: ask :func:`computer_move`, apply the move with ``Ruleset.move``,
+the service runs them: ask :func:`computer_command`, apply it with ``Ruleset.move``,
 repeat until the game ends. A refused move would raise the engine's ``RuleError`` here.
 """
 
@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..commands import command_for
 from ..ruleset import Ruleset
-from .players import computer_move
+from .players import computer_command
 
 TURN_ENDS = frozenset({"banked", "busted", "passed", "scored", "scratched"})
 
@@ -51,12 +50,8 @@ def play_game(
         if moves >= max_moves:
             raise RuntimeError(f"no end after {moves} moves")
         seat = state["current"]
-        action, args = computer_move(
-            ruleset, state, level=levels[seat], options=full, rng=rng, folder=folder
-        )
-        outcome = ruleset.move(
-            state, seat=seat, command=command_for(action, args), options=full, rng=rng
-        )
+        command = computer_command(ruleset, state, levels[seat], full, rng, folder=folder)
+        outcome = ruleset.move(state, seat=seat, command=command, options=full, rng=rng)
         state = outcome.state
         moves += 1
         log.extend(

@@ -17,9 +17,9 @@ function from the game state to the next move of the current seat.
     outside the single-turn model: when banking now reaches the target and the game has no
     final round, banking wins the game at once, so it banks.
 
-A move is ``(action, args)`` as :meth:`TenThousand.move` takes it: ``("roll", {})`` for the
-turn's first throw, ``("roll", {"set_aside": [...]})``, ``("bank", {"set_aside": [...]})``.
-Positions count among all six dice, as in the state.
+A move is a command of :mod:`scoring.commands`: ``Roll()`` for the turn's first throw,
+``Roll(set_aside=...)`` to set dice aside and throw the rest, ``Bank(set_aside=...)``, and
+``Pass()``. Positions count among all six dice, as in the state.
 """
 
 import threading
@@ -33,10 +33,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..commands import Bank, Command, Pass, Roll
 from ..tenthousand import DICE, POINTS_STEP, scoring_positions, selection_value
 from .combinatorics import sub_multisets
 
-Move = tuple[str, dict[str, Any]]
 Faces = tuple[int, ...]
 
 # The DP solves turn points up to the bank minimum plus this margin and assumes a bank
@@ -48,7 +48,6 @@ Faces = tuple[int, ...]
 # check that every n banks from there on). 50 000 above the bank minimum is four times
 # that, and a turn that reaches it is far too rare to move any value a player reads.
 CAP_MARGIN = 50_000
-FIRST_THROW: Move = ("roll", {})
 
 
 class PlayerRng(Protocol):
@@ -227,19 +226,21 @@ def _turn(state: Mapping[str, Any]) -> tuple[list[int], list[int], int]:
 
 
 def _end(
-    action: str, positions: list[int], points: int, options: Mapping[str, Any]
-) -> Move:
-    """The move, checked against the one rule a player's wish could break: a bank below
-    the minimum becomes a throw."""
-    if action == "bank" and points < options["bank_minimum"]:
-        action = "roll"
-    return action, {"set_aside": positions}
+    bank: bool, positions: Sequence[int], points: int, options: Mapping[str, Any]
+) -> Command:
+    """Set ``positions`` aside and bank (when ``bank``) or throw on, checked against the one
+    rule a player's wish could break: a bank below the minimum becomes a throw."""
+    if bank and points >= options["bank_minimum"]:
+        return Bank(set_aside=tuple(positions))
+    return Roll(set_aside=tuple(positions))
 
 
-def random_move(state: Mapping[str, Any], options: Mapping[str, Any], rng: PlayerRng) -> Move:
+def random_move(
+    state: Mapping[str, Any], options: Mapping[str, Any], rng: PlayerRng
+) -> Command:
     """A random legal move: a random scoring selection, then bank or throw at random."""
     if state["dice"] is None:
-        return FIRST_THROW
+        return Roll()
     dice, free, turn_points = _turn(state)
     faces = [dice[p] for p in free]
     chosen = [
@@ -249,24 +250,23 @@ def random_move(state: Mapping[str, Any], options: Mapping[str, Any], rng: Playe
         if selection_value([faces[i] for i in subset]) is not None
     ]
     if not chosen:
-        return "pass", {}  # no legal state gets here: the engine ends a bust itself
+        return Pass()  # no legal state gets here: the engine ends a bust itself
     positions = rng.choice(chosen)
     points = turn_points + (selection_value([dice[p] for p in positions]) or 0)
-    action = "bank" if rng.random() < 0.5 else "roll"
-    return _end(action, positions, points, options)
+    return _end(rng.random() < 0.5, positions, points, options)
 
 
-def greedy_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Move:
+def greedy_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Command:
     """Every scoring die; bank as soon as the turn score allows it."""
     if state["dice"] is None:
-        return FIRST_THROW
+        return Roll()
     dice, free, turn_points = _turn(state)
     faces = [dice[p] for p in free]
     positions = [free[i] for i in scoring_positions(faces)]
     if not positions:
-        return "pass", {}
+        return Pass()
     points = turn_points + (selection_value([dice[p] for p in positions]) or 0)
-    return _end("bank", positions, points, options)
+    return _end(True, positions, points, options)
 
 
 def classic_combinations(faces: Sequence[int]) -> list[list[int]]:
@@ -296,7 +296,7 @@ def classic_combinations(faces: Sequence[int]) -> list[list[int]]:
     return combinations_
 
 
-def classic_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Move:
+def classic_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Command:
     """The rule text's classic player.
 
     After a throw it sets aside everything :func:`classic_combinations` finds (the engine
@@ -308,19 +308,19 @@ def classic_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Move:
     (with the default options the two readings are the same player).
     """
     if state["dice"] is None:
-        return FIRST_THROW
+        return Roll()
     dice, free, turn_points = _turn(state)
     faces = [dice[p] for p in free]
     chosen = sorted(free[i] for combo in classic_combinations(faces) for i in combo)
     if not chosen:
-        return "pass", {}
+        return Pass()
     points = turn_points + (selection_value([dice[p] for p in chosen]) or 0)
     if len(chosen) == len(free):
-        return "roll", {"set_aside": chosen}
-    return _end("bank", chosen, points, options)
+        return Roll(set_aside=tuple(chosen))
+    return _end(True, chosen, points, options)
 
 
-def optimal_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Move:
+def optimal_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Command:
     """The move of the turn's dynamic programme (see :class:`TurnValues`).
 
     Over every distinct scoring selection of the throw it compares banking (when allowed)
@@ -329,33 +329,33 @@ def optimal_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Move:
     target without a final round wins the game at once, so it is taken.
     """
     if state["dice"] is None:
-        return FIRST_THROW
+        return Roll()
     dice, free, turn_points = _turn(state)
     faces = tuple(sorted(dice[p] for p in free))
     values = turn_values(options["bank_minimum"])
     seat = state["current"]
     to_win = None if options["final_round"] else options["target"] - state["totals"][seat]
-    best: tuple[float, int, int, Faces, str] | None = None
+    best: tuple[float, int, int, Faces, type[Bank | Roll]] | None = None
     for kept, value in scoring_subsets(faces):
         points = turn_points + value
         left = len(faces) - len(kept)
         allowed = points >= values.bank_minimum
         if allowed and to_win is not None and points >= to_win:
-            candidate = (float("inf"), 1, value, kept, "bank")  # a win: no value is higher
+            candidate = (float("inf"), 1, value, kept, Bank)  # a win: no value is higher
             if best is None or candidate[:3] > best[:3]:
                 best = candidate
             continue
         throw = values.throw_value(left or DICE, points)
         if allowed and points >= throw:
-            candidate = (float(points), 1, value, kept, "bank")
+            candidate = (float(points), 1, value, kept, Bank)
         else:
-            candidate = (throw, 0, value, kept, "roll")
+            candidate = (throw, 0, value, kept, Roll)
         if best is None or candidate[:3] > best[:3]:
             best = candidate
     if best is None:
-        return "pass", {}
-    _, _, _, kept, action = best
-    return action, {"set_aside": positions_of(dice, free, kept)}
+        return Pass()
+    _, _, _, kept, command = best
+    return command(set_aside=tuple(positions_of(dice, free, kept)))
 
 
 TEN_THOUSAND_LEVELS = ("random", "greedy", "classic", "optimal")
@@ -363,7 +363,7 @@ TEN_THOUSAND_LEVELS = ("random", "greedy", "classic", "optimal")
 
 def ten_thousand_move(
     state: Mapping[str, Any], *, level: str, options: Mapping[str, Any], rng: PlayerRng
-) -> Move:
+) -> Command:
     """The next move of the current seat at ``level`` (one of :data:`TEN_THOUSAND_LEVELS`)."""
     if level == "random":
         return random_move(state, options, rng)

@@ -20,9 +20,9 @@ import pytest
 
 from scoring import get_ruleset
 from scoring.boxgame import BoxGame
-from scoring.commands import command_for
+from scoring.commands import Command, Hold, Roll, Score, Scratch
 from scoring.ruleset import State
-from scoring.strategy import Strategy, advise_with, computer_move, load_strategy
+from scoring.strategy import Strategy, advise_with, computer_command, load_strategy
 from scoring.strategy.analysis import (
     BEST_TOLERANCE,
     INACCURACY_BELOW,
@@ -38,7 +38,6 @@ from scoring.strategy.combinatorics import dice_space, probability
 from scoring.strategy.selfplay import play_game
 
 SPACE = dice_space(5)
-Move = tuple[str, dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +65,7 @@ class Position:
     bonus: int
     dice: list[int]
     rolls_left: int
-    move: Move
+    move: Command
 
 
 @dataclass
@@ -77,7 +76,7 @@ class Played:
     state: State | None = None
 
 
-Chooser = Callable[[BoxGame, State, dict[str, Any], random.Random], Move]
+Chooser = Callable[[BoxGame, State, dict[str, Any], random.Random], Command]
 
 
 def record(
@@ -102,10 +101,8 @@ def record(
             continue
         seat = state["current"]
         move = choosers[seat](ruleset, state, options, rng)
-        outcome = ruleset.move(
-            state, seat=seat, command=command_for(*move), options=options, rng=rng
-        )
-        decides = state["dice"] is not None and move[0] in {"roll", "score", "scratch"}
+        outcome = ruleset.move(state, seat=seat, command=move, options=options, rng=rng)
+        decides = state["dice"] is not None and isinstance(move, Roll | Score | Scratch)
         if decides:
             played.decided[len(played.log) + 1] = Position(
                 seat=seat,
@@ -130,32 +127,32 @@ def _logged(played: Played, outcome: Any) -> State:
 
 
 def level(name: str, folder: Path) -> Chooser:
-    def choose(ruleset: BoxGame, state: State, options: dict[str, Any], rng: Any) -> Move:
-        return computer_move(ruleset, state, level=name, options=options, rng=rng, folder=folder)
+    def choose(ruleset: BoxGame, state: State, options: dict[str, Any], rng: Any) -> Command:
+        return computer_command(ruleset, state, name, options, rng, folder=folder)
 
     return choose
 
 
-def careless(ruleset: BoxGame, state: State, options: dict[str, Any], rng: Any) -> Move:
+def careless(ruleset: BoxGame, state: State, options: dict[str, Any], rng: Any) -> Command:
     """Any legal move: holds without rolling, rolls with every die held, scratches boxes
     that would score, scores boxes that take nothing."""
     if state["dice"] is None:
-        return "roll", {}
+        return Roll()
     n = len(state["dice"])
     seat = state["current"]
     legal = ruleset.legal(state["cards"][seat], state["dice"], options)
     if ruleset.rolls_left(state) > 0:
         pick = rng.random()
         if pick < 0.2:
-            return "hold", {"hold": [i for i in range(n) if rng.random() < 0.5]}
+            return Hold(hold=tuple(i for i in range(n) if rng.random() < 0.5))
         if pick < 0.3:
-            return "roll", {"hold": list(range(n))}
+            return Roll(hold=tuple(range(n)))
         if pick < 0.4:
-            return "roll", {}  # whatever the last hold was
+            return Roll()  # whatever the last hold was
         if pick < 0.6:
-            return "roll", {"hold": [i for i in range(n) if rng.random() < 0.5]}
+            return Roll(hold=tuple(i for i in range(n) if rng.random() < 0.5))
     box = rng.choice(sorted(legal))
-    return ("scratch" if rng.random() < 0.3 else "score"), {"category": box}
+    return Scratch(category=box) if rng.random() < 0.3 else Score(category=box)
 
 
 # -- the checks every analysed game must pass ----------------------------------------------
@@ -180,7 +177,7 @@ def check(strategy: Strategy, played: Played, analysis: Analysis, seats: set[int
             else:
                 key = option["category"]
             values[key] = option["expected_final"]
-        action, args = p.move
+        action, args = p.move.action, p.move.args()
         if action == "roll":
             held = args["hold"] if "hold" in args else _held_before(played, d.seq, p.seat)
             chosen: Any = tuple(sorted(p.dice[i] for i in held))
@@ -294,12 +291,12 @@ def test_a_hold_is_not_a_decision_the_roll_after_it_is(forced: Strategy) -> None
     dice = deque([1, 1, 2, 3, 4, 6, 6, 5, 1, 1, 1, 1, 1])
     rng = type("Scripted", (), {"randint": lambda self, a, b: dice.popleft()})()
     moves = deque([
-        ("roll", {}),  # 1 1 2 3 4
-        ("hold", {"hold": [2, 3]}),  # held 2 and 3: not a decision
-        ("hold", {"hold": [0, 1]}),  # changed its mind: the ones
-        ("roll", {}),  # threw positions 2, 3, 4: 6 6 5 -> keep [1, 1]
-        ("roll", {"hold": [0, 1, 3]}),  # keep [1, 1, 6]; throws 1 1
-        ("score", {"category": "ones"}),
+        Roll(),  # 1 1 2 3 4
+        Hold(hold=(2, 3)),  # held 2 and 3: not a decision
+        Hold(hold=(0, 1)),  # changed its mind: the ones
+        Roll(),  # threw positions 2, 3, 4: 6 6 5 -> keep [1, 1]
+        Roll(hold=(0, 1, 3)),  # keep [1, 1, 6]; throws 1 1
+        Score(category="ones"),
     ])
     played = record(FORCED, FORCED.validate_options({}), [lambda *_: moves.popleft()], rng,
                     leave=lambda state: 0 if not moves else None)
@@ -425,7 +422,7 @@ class Scripted:
         return self.faces.popleft()
 
 
-def scripted_moves(*moves: Move) -> Chooser:
+def scripted_moves(*moves: Command) -> Chooser:
     queue = deque(moves)
     return lambda *_: queue.popleft()
 
@@ -435,12 +432,12 @@ def test_joker_and_bonus_turns_are_valued_as_advise_values_them(yahtzee: Strateg
     six = [6] * 5
     dice = Scripted(*six, *six, *six, 6, 6, 6, 6, 1, 6, 1, 2, 3, 4, 5)
     moves = scripted_moves(
-        ("roll", {}), ("score", {"category": "yahtzee"}),  # 50 in the yahtzee box
-        ("roll", {}), ("score", {"category": "sixes"}),  # forced Joker: sixes, +100
-        ("roll", {}), ("score", {"category": "large_straight"}),  # Joker at 40, +100
-        ("roll", {}), ("roll", {"hold": [0, 1, 2, 3]}),  # four 6s and a 1: roll the 1
-        ("scratch", {"category": "chance"}),  # five 6s again, scratched chance: a blunder
-        ("roll", {}), ("scratch", {"category": "small_straight"}),  # 30 thrown away
+        Roll(), Score(category="yahtzee"),  # 50 in the yahtzee box
+        Roll(), Score(category="sixes"),  # forced Joker: sixes, +100
+        Roll(), Score(category="large_straight"),  # Joker at 40, +100
+        Roll(), Roll(hold=(0, 1, 2, 3)),  # four 6s and a 1: roll the 1
+        Scratch(category="chance"),  # five 6s again, scratched chance: a blunder
+        Roll(), Scratch(category="small_straight"),  # 30 thrown away
     )
     played = record(YAHTZEE, YAHTZEE.validate_options({}), [moves], dice,
                     leave=lambda state: 0 if sum(

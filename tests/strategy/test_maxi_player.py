@@ -9,7 +9,7 @@ import pytest
 
 from scoring import get_ruleset
 from scoring.boxgame import BoxGame
-from scoring.commands import command_for
+from scoring.commands import Roll, Score
 from scoring.ruleset import State
 from scoring.strategy.maxi import TurnPlan, bonus_chance, maxi_move
 from scoring.strategy.selfplay import play_game
@@ -59,16 +59,16 @@ def test_pars_and_saved_rolls() -> None:
 
 def test_the_last_turn_spends_saved_rolls_on_a_weak_box() -> None:
     state = state_with(card("maxi_yatzy"), [1, 2, 3, 4, 4, 6], rolls_used=3, saved=4)
-    action, args = maxi_move(MAXI, state, OPTIONS)
-    assert action == "roll"
-    assert sorted(state["dice"][i] for i in args["hold"]) == [4, 4]
+    move = maxi_move(MAXI, state, OPTIONS)
+    assert isinstance(move, Roll) and move.hold is not None
+    assert sorted(state["dice"][i] for i in move.hold) == [4, 4]
 
 
 def test_good_dice_are_scored_and_the_rolls_kept() -> None:
     state = state_with(card(*BOXES), [6, 6, 6, 6, 6, 6], rolls_used=1, saved=0)
-    assert maxi_move(MAXI, state, OPTIONS) == ("score", {"category": "maxi_yatzy"})
+    assert maxi_move(MAXI, state, OPTIONS) == Score(category="maxi_yatzy")
     state = state_with(card(*BOXES), [1, 2, 3, 4, 5, 6], rolls_used=1, saved=0)
-    assert maxi_move(MAXI, state, OPTIONS) == ("score", {"category": "full_straight"})
+    assert maxi_move(MAXI, state, OPTIONS) == Score(category="full_straight")
 
 
 def test_the_upper_bonus_steers_the_fill() -> None:
@@ -76,7 +76,7 @@ def test_the_upper_bonus_steers_the_fill() -> None:
     # than a middling chance; with the bonus out of reach the same fill is worth less.
     in_reach = card("fours", "chance", ones=3, twos=8, threes=12, fives=25, sixes=24)
     state = state_with(in_reach, [4, 4, 4, 1, 2, 3], rolls_used=3, saved=0)
-    assert maxi_move(MAXI, state, OPTIONS) == ("score", {"category": "fours"})
+    assert maxi_move(MAXI, state, OPTIONS) == Score(category="fours")
     plan_in = TurnPlan(MAXI, in_reach)
     plan_out = TurnPlan(MAXI, card("fours", "chance"))
     r = plan_in.space.roll_index[(1, 2, 3, 4, 4, 4)]
@@ -91,9 +91,8 @@ def test_saves_rolls_during_the_game_and_plays_every_turn(tmp_path: Path) -> Non
         rng = random.Random(seed)
         while not state["finished"]:
             saved_at_some_point = max(saved_at_some_point, state["saved"][0])
-            action, args = maxi_move(MAXI, state, OPTIONS)
-            state = MAXI.move(state, seat=0, command=command_for(action, args), options=OPTIONS,
-                              rng=rng).state
+            move = maxi_move(MAXI, state, OPTIONS)
+            state = MAXI.move(state, seat=0, command=move, options=OPTIONS, rng=rng).state
     assert saved_at_some_point >= 3
 
 

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 
 from scoring import RuleError, get_ruleset
 from scoring.boxgame import BoxGame
-from scoring.commands import command_for
+from scoring.commands import Command, Roll, Score
 from scoring.ruleset import Ruleset, State
 from scoring.strategy import advise, advise_with
 from scoring.strategy.players import (
     BOX_LEVELS,
     box_maximum,
-    computer_move,
+    computer_command,
     greedy_box_move,
     levels_for,
     optimal_box_move,
@@ -54,12 +54,10 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("player-tables")
 
 
-def legal(ruleset: Ruleset, state: State, move: tuple[str, dict], options: dict) -> State:
+def legal(ruleset: Ruleset, state: State, move: Command, options: dict) -> State:
     """Apply the move through the engine (a refused move raises its RuleError)."""
-    action, args = move
     return ruleset.move(
-        state, seat=state["current"], command=command_for(action, args), options=options,
-        rng=random.Random(0),
+        state, seat=state["current"], command=move, options=options, rng=random.Random(0)
     ).state
 
 
@@ -71,12 +69,9 @@ def reachable_states(
     state = ruleset.new_state(seats=seats, options=options)
     while not state["finished"]:
         yield state
-        move = computer_move(
-            ruleset, state, level="random", options=options, rng=rng, folder="unused"
-        )
+        move = computer_command(ruleset, state, "random", options, rng, folder="unused")
         state = ruleset.move(
-            state, seat=state["current"], command=command_for(move[0], move[1]), options=options,
-            rng=rng,
+            state, seat=state["current"], command=move, options=options, rng=rng
         ).state
 
 
@@ -94,8 +89,8 @@ def test_a_level_the_ruleset_does_not_offer_is_refused() -> None:
     yahtzee = get_ruleset("yahtzee")
     state = yahtzee.new_state(seats=1, options=yahtzee.validate_options({}))
     with pytest.raises(RuleError) as refused:
-        computer_move(yahtzee, state, level="classic", options={}, rng=random.Random(),
-                      folder="unused")
+        computer_command(yahtzee, state, level="classic", options={}, rng=random.Random(),
+                         folder="unused")
     assert refused.value.code == "invalid"
 
 
@@ -104,18 +99,18 @@ def test_a_finished_game_has_no_move() -> None:
     game = ruleset.new_state(seats=1, options=ruleset.validate_options({}))
     game["finished"] = True
     with pytest.raises(RuleError) as refused:
-        computer_move(ruleset, game, level="greedy", options={}, rng=random.Random(),
-                      folder="unused")
+        computer_command(ruleset, game, level="greedy", options={}, rng=random.Random(),
+                         folder="unused")
     assert refused.value.code == "game_not_active"
 
 
 def test_options_may_be_given_partly() -> None:
     yahtzee = get_ruleset("yahtzee")
     state = yahtzee.new_state(seats=1, options=yahtzee.validate_options({}))
-    state = legal(yahtzee, state, ("roll", {}), yahtzee.validate_options({}))
-    move = computer_move(yahtzee, state, level="greedy", options={"joker": "none"},
-                         rng=random.Random(1), folder="unused")
-    assert move[0] in {"roll", "score"}
+    state = legal(yahtzee, state, Roll(), yahtzee.validate_options({}))
+    move = computer_command(yahtzee, state, level="greedy", options={"joker": "none"},
+                            rng=random.Random(1), folder="unused")
+    assert isinstance(move, Roll | Score)
 
 
 # -- whole games ---------------------------------------------------------------------------
@@ -199,8 +194,8 @@ def test_every_level_answers_a_legal_move_in_reachable_states(
             if ruleset_id == "maxi-yatzy" and i % 5:
                 continue  # the heuristic plans a whole turn: sample its states
             for level in levels:
-                move = computer_move(ruleset, state, level=level, options=options,
-                                     rng=random.Random(i), folder=folder)
+                move = computer_command(ruleset, state, level=level, options=options,
+                                        rng=random.Random(i), folder=folder)
                 legal(ruleset, state, move, options)
                 checked += 1
     assert checked > 100
@@ -213,8 +208,8 @@ def test_optimal_answers_a_legal_move_in_reachable_states(ruleset_id: str, folde
     options = ruleset.validate_options({})
     for seed in range(3):
         for state in reachable_states(ruleset, options, seed):
-            move = computer_move(ruleset, state, level="optimal", options=options,
-                                 rng=random.Random(0), folder=folder)
+            move = computer_command(ruleset, state, level="optimal", options=options,
+                                    rng=random.Random(0), folder=folder)
             legal(ruleset, state, move, options)
 
 
@@ -280,9 +275,9 @@ def test_optimal_yahtzee_follows_the_solver_in_any_position(position: dict[str, 
                        left).best
     assert best is not None
     if best["action"] == "roll":
-        assert move == ("roll", {"hold": best["hold"]})
+        assert move == Roll(hold=tuple(best["hold"]))
     else:
-        assert move == ("score", {"category": best["category"]})
+        assert move == Score(category=best["category"])
 
 
 # -- optimal box play follows the solver -------------------------------------------------
@@ -294,17 +289,17 @@ def test_optimal_forced_yatzy_plays_the_advised_move_in_every_reached_state(
     ruleset = get_ruleset("forced-yatzy")
     options = ruleset.validate_options({})
     for state in reachable_states(ruleset, options, seed=3, seats=1):
-        move = computer_move(ruleset, state, level="optimal", options=options,
-                             rng=random.Random(0), folder=folder)
+        move = computer_command(ruleset, state, level="optimal", options=options,
+                                rng=random.Random(0), folder=folder)
         if state["dice"] is None:
-            assert move == ("roll", {})
+            assert move == Roll()
             continue
         card = state["cards"][0]
         best = advise("forced-yatzy", options, card, 0, state["dice"],
                       ruleset.rolls_left(state), folder).best
         assert best is not None
-        expected = (("roll", {"hold": best["hold"]}) if best["action"] == "roll"
-                    else ("score", {"category": best["category"]}))
+        expected = (Roll(hold=tuple(best["hold"])) if best["action"] == "roll"
+                    else Score(category=best["category"]))
         assert move == expected
 
 
@@ -315,18 +310,17 @@ def test_optimal_asks_the_solver_with_the_rolls_still_allowed() -> None:
     strategy = corner("yahtzee", YAHTZEE.validate_options({}), card)
     state = yahtzee_state({"card": card, "bonus": 0, "dice": [4, 4, 4, 4, 4],
                            "rolls_used": 1})
-    assert optimal_box_move(strategy, state) == ("score", {"category": "yahtzee"})
+    assert optimal_box_move(strategy, state) == Score(category="yahtzee")
     dice = [1, 2, 3, 5, 6]
     for rolls_used in (1, 2, 3):
         state = yahtzee_state({"card": card, "bonus": 0, "dice": dice,
                                "rolls_used": rolls_used})
         best = advise_with(strategy, card, 0, dice, 3 - rolls_used).best
         assert best is not None
-        action, args = optimal_box_move(strategy, state)
-        assert action == best["action"]
-        assert args == ({"hold": best["hold"]} if action == "roll"
-                        else {"category": best["category"]})
-        assert (action == "roll") == (rolls_used < 3)
+        move = optimal_box_move(strategy, state)
+        assert move == (Roll(hold=tuple(best["hold"])) if best["action"] == "roll"
+                        else Score(category=best["category"]))
+        assert isinstance(move, Roll) == (rolls_used < 3)
 
 
 # -- random and greedy box play ----------------------------------------------------------
@@ -338,8 +332,8 @@ def test_every_box_level_starts_a_turn_with_a_plain_roll(folder: Path) -> None:
         options = ruleset.validate_options({})
         state = ruleset.new_state(seats=1, options=options)
         for level in BOX_LEVELS:
-            assert computer_move(ruleset, state, level=level, options=options,
-                                 rng=random.Random(0), folder=folder) == ("roll", {})
+            assert computer_command(ruleset, state, level=level, options=options,
+                                    rng=random.Random(0), folder=folder) == Roll()
 
 
 def test_random_sometimes_rolls_again_and_sometimes_scores() -> None:
@@ -347,10 +341,10 @@ def test_random_sometimes_rolls_again_and_sometimes_scores() -> None:
                            "dice": [1, 2, 3, 4, 6], "rolls_used": 1})
     options = YAHTZEE.validate_options({})
     rng = random.Random(5)
-    actions = {random_box_move(YAHTZEE, state, options, rng)[0] for _ in range(50)}
+    actions = {random_box_move(YAHTZEE, state, options, rng).action for _ in range(50)}
     assert actions == {"roll", "score"}
     state["rolls_used"] = 3
-    assert {random_box_move(YAHTZEE, state, options, rng)[0] for _ in range(20)} == {"score"}
+    assert {random_box_move(YAHTZEE, state, options, rng).action for _ in range(20)} == {"score"}
 
 
 def test_greedy_holds_what_serves_its_best_box_and_stops_when_it_is_strong() -> None:
@@ -359,13 +353,13 @@ def test_greedy_holds_what_serves_its_best_box_and_stops_when_it_is_strong() -> 
     # Best now: chance (17) < 2/3 of 30: roll, holding the dice of 4 or more.
     state = yahtzee_state({"card": blank, "bonus": 0, "dice": [6, 1, 5, 3, 2],
                            "rolls_used": 1})
-    assert greedy_box_move(YAHTZEE, state, options) == ("roll", {"hold": [0, 2]})
+    assert greedy_box_move(YAHTZEE, state, options) == Roll(hold=(0, 2))
     # A large straight (40, the box's most): score it at once.
     state["dice"] = [2, 3, 4, 5, 6]
-    assert greedy_box_move(YAHTZEE, state, options) == ("score", {"category": "large_straight"})
+    assert greedy_box_move(YAHTZEE, state, options) == Score(category="large_straight")
     # No roll left: the box with the most points now.
     state.update(dice=[6, 1, 5, 3, 2], rolls_used=3)
-    assert greedy_box_move(YAHTZEE, state, options) == ("score", {"category": "chance"})
+    assert greedy_box_move(YAHTZEE, state, options) == Score(category="chance")
 
 
 def test_serving_positions() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scoring import get_ruleset
-from scoring.commands import command_for
+from scoring.commands import Bank, Command, Roll
 from scoring.ruleset import State
 from scoring.strategy.duel import duel, score, wilson
 from scoring.strategy.tenthousand import (
@@ -43,11 +43,10 @@ def throw_state(
     return state
 
 
-def apply(state: State, move: tuple[str, dict], options: dict = DEFAULTS) -> list:
+def apply(state: State, move: Command, options: dict = DEFAULTS) -> list:
     """The engine's events for the move (a refused move raises)."""
-    action, args = move
-    outcome = TEN.move(state, seat=state["current"], command=command_for(action, args),
-                       options=options, rng=random.Random(3))
+    outcome = TEN.move(state, seat=state["current"], command=move, options=options,
+                       rng=random.Random(3))
     return outcome.events
 
 
@@ -81,7 +80,7 @@ def test_classic_four_ones_and_a_five_then_banks() -> None:
     # 2000 + 50 = 2050 >= 350 with one die still free: it banks.
     state = throw_state([1, 1, 1, 1, 5, 2])
     move = classic_move(state, DEFAULTS)
-    assert move == ("bank", {"set_aside": [0, 1, 2, 3, 4]})
+    assert move == Bank(set_aside=(0, 1, 2, 3, 4))
     banked = [e for e in apply(state, move) if e.type == "banked"]
     assert banked[0].data == {"points": 2050, "total": 2050}
 
@@ -89,7 +88,7 @@ def test_classic_four_ones_and_a_five_then_banks() -> None:
 def test_classic_throws_the_straight_and_then_all_six_again() -> None:
     state = throw_state([1, 2, 3, 4, 5, 6])
     move = classic_move(state, DEFAULTS)
-    assert move == ("roll", {"set_aside": [0, 1, 2, 3, 4, 5]})
+    assert move == Roll(set_aside=(0, 1, 2, 3, 4, 5))
     rolled = [e for e in apply(state, move) if e.type == "rolled"]
     assert rolled[0].data["thrown"] == [0, 1, 2, 3, 4, 5]
 
@@ -97,36 +96,36 @@ def test_classic_throws_the_straight_and_then_all_six_again() -> None:
 def test_classic_below_350_takes_the_triple_and_throws_three_dice() -> None:
     state = throw_state([2, 2, 2, 3, 4, 6])  # 200 < 350
     move = classic_move(state, DEFAULTS)
-    assert move == ("roll", {"set_aside": [0, 1, 2]})
+    assert move == Roll(set_aside=(0, 1, 2))
     rolled = [e for e in apply(state, move) if e.type == "rolled"]
     assert rolled[0].data["thrown"] == [3, 4, 5]
 
 
 def test_classic_with_all_six_used_throws_all_six_again_even_above_350() -> None:
     state = throw_state([1, 1, 1, 5, 5, 5])  # 1500, no die free
-    assert classic_move(state, DEFAULTS) == ("roll", {"set_aside": [0, 1, 2, 3, 4, 5]})
+    assert classic_move(state, DEFAULTS) == Roll(set_aside=(0, 1, 2, 3, 4, 5))
     state = throw_state([5, 1], turn_points=900)  # hot dice later in the turn
-    assert classic_move(state, DEFAULTS) == ("roll", {"set_aside": [4, 5]})
+    assert classic_move(state, DEFAULTS) == Roll(set_aside=(4, 5))
 
 
 def test_classic_banks_from_350_with_dice_free_and_throws_below() -> None:
-    assert classic_move(throw_state([5, 2, 3], 300), DEFAULTS) == ("bank", {"set_aside": [3]})
-    assert classic_move(throw_state([5, 2, 3], 250), DEFAULTS) == ("roll", {"set_aside": [3]})
-    assert classic_move(throw_state([1, 3], 250), DEFAULTS) == ("bank", {"set_aside": [4]})
-    assert classic_move(throw_state([1, 3], 200), DEFAULTS) == ("roll", {"set_aside": [4]})
+    assert classic_move(throw_state([5, 2, 3], 300), DEFAULTS) == Bank(set_aside=(3,))
+    assert classic_move(throw_state([5, 2, 3], 250), DEFAULTS) == Roll(set_aside=(3,))
+    assert classic_move(throw_state([1, 3], 250), DEFAULTS) == Bank(set_aside=(4,))
+    assert classic_move(throw_state([1, 3], 200), DEFAULTS) == Roll(set_aside=(4,))
 
 
 def test_classic_reads_350_as_the_games_bank_minimum() -> None:
     options = TEN.validate_options({"bank_minimum": 500})
-    assert classic_move(throw_state([5, 2, 3], 300), options) == ("roll", {"set_aside": [3]})
-    assert classic_move(throw_state([5, 2, 3], 450), options) == ("bank", {"set_aside": [3]})
+    assert classic_move(throw_state([5, 2, 3], 300), options) == Roll(set_aside=(3,))
+    assert classic_move(throw_state([5, 2, 3], 450), options) == Bank(set_aside=(3,))
 
 
 def test_every_level_throws_all_six_first() -> None:
     state = TEN.new_state(seats=1, options=DEFAULTS)
     for move in (classic_move(state, DEFAULTS), greedy_move(state, DEFAULTS),
                  optimal_move(state, DEFAULTS), random_move(state, DEFAULTS, random.Random())):
-        assert move == ("roll", {})
+        assert move == Roll()
         apply(state, move)
 
 
@@ -134,13 +133,11 @@ def test_every_level_throws_all_six_first() -> None:
 
 
 def test_greedy_takes_every_scoring_die_and_banks_as_soon_as_allowed() -> None:
-    assert greedy_move(throw_state([1, 1, 1, 5, 5, 5]), DEFAULTS) == (
-        "bank", {"set_aside": [0, 1, 2, 3, 4, 5]}
+    assert greedy_move(throw_state([1, 1, 1, 5, 5, 5]), DEFAULTS) == Bank(
+        set_aside=(0, 1, 2, 3, 4, 5)
     )
-    assert greedy_move(throw_state([5, 2, 2, 2, 3, 6]), DEFAULTS) == (
-        "roll", {"set_aside": [0, 1, 2, 3]}
-    )
-    assert greedy_move(throw_state([5, 2, 3], 300), DEFAULTS) == ("bank", {"set_aside": [3]})
+    assert greedy_move(throw_state([5, 2, 2, 2, 3, 6]), DEFAULTS) == Roll(set_aside=(0, 1, 2, 3))
+    assert greedy_move(throw_state([5, 2, 3], 300), DEFAULTS) == Bank(set_aside=(3,))
 
 
 def test_random_picks_scoring_selections_and_both_endings() -> None:
@@ -148,14 +145,15 @@ def test_random_picks_scoring_selections_and_both_endings() -> None:
     rng = random.Random(11)
     seen = set()
     for _ in range(200):
-        action, args = random_move(state, DEFAULTS, rng)
-        faces = [state["dice"][p] for p in args["set_aside"]]
+        move = random_move(state, DEFAULTS, rng)
+        assert isinstance(move, Bank | Roll) and move.set_aside is not None
+        faces = [state["dice"][p] for p in move.set_aside]
         assert selection_value(faces) is not None
-        if action == "bank":
+        if isinstance(move, Bank):
             assert 200 + selection_value(faces) >= 350
-        seen.add((action, tuple(args["set_aside"])))
-        apply(state, (action, args))
-    assert {action for action, _ in seen} == {"bank", "roll"}
+        seen.add(move)
+        apply(state, move)
+    assert {move.action for move in seen} == {"bank", "roll"}
     assert len(seen) > 10
 
 
@@ -187,7 +185,7 @@ def test_banking_is_optimal_when_the_turn_is_high_and_one_die_is_left() -> None:
     assert not values.banks(1, 300)
     assert values.after_value(1, 300) == values.throw_value(1, 300)
     state = throw_state([1, 3], turn_points=1000)
-    assert optimal_move(state, DEFAULTS) == ("bank", {"set_aside": [4]})
+    assert optimal_move(state, DEFAULTS) == Bank(set_aside=(4,))
 
 
 def test_every_number_of_dice_banks_well_below_the_cap() -> None:
@@ -210,26 +208,24 @@ def test_optimal_keeps_only_the_one_and_throws_five_dice() -> None:
     # 1-5-2-2-3-4: the 1 alone leaves five dice (100 + V(5)), better than 1 and 5 (4 dice).
     values = turn_values(350)
     assert values.throw_value(5, 100) > values.throw_value(4, 150)
-    assert optimal_move(throw_state([1, 5, 2, 2, 3, 4]), DEFAULTS) == (
-        "roll", {"set_aside": [0]}
-    )
+    assert optimal_move(throw_state([1, 5, 2, 2, 3, 4]), DEFAULTS) == Roll(set_aside=(0,))
 
 
 def test_optimal_throws_hot_dice_and_respects_the_bank_minimum() -> None:
-    assert optimal_move(throw_state([5, 1], 400), DEFAULTS) == ("roll", {"set_aside": [4, 5]})
+    assert optimal_move(throw_state([5, 1], 400), DEFAULTS) == Roll(set_aside=(4, 5))
     options = TEN.validate_options({"bank_minimum": 2000})
-    action, args = optimal_move(throw_state([1, 3], 1000), options)
-    assert action == "roll"
-    apply(throw_state([1, 3], 1000), (action, args), options)
+    move = optimal_move(throw_state([1, 3], 1000), options)
+    assert isinstance(move, Roll)
+    apply(throw_state([1, 3], 1000), move, options)
 
 
 def test_optimal_banks_a_win() -> None:
     # Hot dice at 1500 would be thrown again, but banking reaches the target: a win.
     state = throw_state([1, 1, 1, 5, 5, 5], total=9000)
-    assert optimal_move(state, DEFAULTS) == ("bank", {"set_aside": [0, 1, 2, 3, 4, 5]})
+    assert optimal_move(state, DEFAULTS) == Bank(set_aside=(0, 1, 2, 3, 4, 5))
     final = TEN.validate_options({"final_round": True})
-    assert optimal_move(state, final) == ("roll", {"set_aside": [0, 1, 2, 3, 4, 5]})
-    assert optimal_move(throw_state([1, 1, 1, 5, 5, 5]), DEFAULTS)[0] == "roll"
+    assert optimal_move(state, final) == Roll(set_aside=(0, 1, 2, 3, 4, 5))
+    assert isinstance(optimal_move(throw_state([1, 1, 1, 5, 5, 5]), DEFAULTS), Roll)
 
 
 def test_optimal_beats_classic_head_to_head(tmp_path: Path) -> None:
