@@ -2,7 +2,7 @@
 
 import logging
 import sys
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import psycopg
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -87,9 +87,25 @@ TITLE_OF_CODE = {"analysis_unavailable": "Analysis not available"}
 FIELD_CODES = {"unknown_field", "unknown_category", "unknown_ruleset", "invalid_dice"}
 
 
-def problem(code: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:
+class FieldErrorBody(TypedDict):
+    field: str
+    code: str
+    detail: str
+
+
+# The shape of every error body; ``games.api.responses`` derives the schema's from it.
+class ProblemBody(TypedDict):
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    errors: NotRequired[list[FieldErrorBody]]
+
+
+def problem(code: str, detail: str, errors: list[FieldErrorBody] | None = None) -> ProblemBody:
     status = STATUS_OF_CODE.get(code, 400)
-    body: dict[str, Any] = {
+    body: ProblemBody = {
         "type": f"urn:dice-games:problem:{code}",
         "title": TITLE_OF_CODE.get(code) or TITLES.get(status, "Error"),
         "status": status,
@@ -109,7 +125,7 @@ def problem_response(code: str, detail: str, **extra: Any) -> JsonResponse:
     )
 
 
-def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+def _field_errors(detail: Any, prefix: str = "") -> list[FieldErrorBody]:
     """Flatten DRF's nested validation details into ``[{field, code, detail}]``."""
     if isinstance(detail, dict):
         return [
