@@ -6,7 +6,7 @@ Opening and joining are public (limited per address); every other path is the te
 
 import contextlib
 import uuid
-from typing import Any
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from django.db.models import Prefetch, Q, QuerySet
 from django_filters import rest_framework as filters
@@ -16,7 +16,6 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
 )
-from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,16 +24,17 @@ from rest_framework.views import APIView
 from games.api import docs
 from games.api.enums import GAME_STATUSES
 from games.api.filters import RulesetStatusFilter
-from games.api.leaderboard import LeaderboardQuery
+from games.api.leaderboard import LeaderboardQuery, render_entry
 from games.api.pagination import GamePagination
-from games.api.render import render_game
-from games.api.responses import GameOut
+from games.api.render import iso_time, render_game
+from games.api.responses import GameBody
+from games.api.shapes import Bounds, DateTime, Url, Uuid, serializer_for
 from games.classrooms import services as service
 from games.http.auth import ApiKeyAuthentication
 from games.http.problems import problem
 from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
 from games.http.throttles import ClassroomThrottle
-from games.models import DEFAULT_QUOTA, Classroom, Game, Player
+from games.models import DEFAULT_QUOTA, Classroom, Game, Player, Student
 from scoring import RULESETS
 
 MOST_PER_HOUR = 1_000_000
@@ -79,95 +79,145 @@ class ClassroomPatchIn(StrictSerializer):
 # -- responses -----------------------------------------------------------------------------
 
 
-class QuotaOut(serializers.Serializer):
-    games_per_hour = serializers.IntegerField(
-        help_text="Games each key may create (or seats it may join) per hour."
-    )
-    advice_per_hour = serializers.IntegerField(
-        help_text="Hints and advice each key may ask per hour."
-    )
+class QuotaBody(TypedDict):
+    games_per_hour: Annotated[int, "Games each key may create (or seats it may join) per hour."]
+    advice_per_hour: Annotated[int, "Hints and advice each key may ask per hour."]
 
 
-class ClassroomCreatedOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
-    join_code = serializers.CharField(help_text="Hand it to the students: they join with it.")
-    teacher_key = serializers.CharField(
-        help_text="Send it as `X-API-Key` on the teacher's paths. Shown only here: keep it."
-    )
-    quota = QuotaOut()
-    created_at = serializers.DateTimeField()
+class ClassroomCreatedBody(TypedDict):
+    id: Uuid
+    name: str
+    join_code: Annotated[str, "Hand it to the students: they join with it."]
+    teacher_key: Annotated[
+        str, "Send it as `X-API-Key` on the teacher's paths. Shown only here: keep it."
+    ]
+    quota: QuotaBody
+    created_at: DateTime
 
 
-class RefOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
+class RefBody(TypedDict):
+    id: Uuid
+    name: str
 
 
-class JoinedOut(serializers.Serializer):
-    classroom = RefOut()
-    student = RefOut()
-    api_key = serializers.CharField(
-        help_text="The student's own key: send it as `X-API-Key`. Shown only here."
-    )
+class JoinedBody(TypedDict):
+    classroom: RefBody
+    student: RefBody
+    api_key: Annotated[str, "The student's own key: send it as `X-API-Key`. Shown only here."]
 
 
-class RulesetFiguresOut(serializers.Serializer):
-    games_finished = serializers.IntegerField()
-    mean = serializers.FloatField(help_text="The mean final total of the student's seat.")
-    best = serializers.IntegerField(help_text="The best final total of the student's seat.")
-    mean_accuracy = serializers.FloatField(
-        allow_null=True,
-        help_text="The mean accuracy (see the analysis endpoint) of those games that have an "
+class RulesetFiguresBody(TypedDict):
+    games_finished: int
+    mean: Annotated[float, "The mean final total of the student's seat."]
+    best: Annotated[int, "The best final total of the student's seat."]
+    mean_accuracy: Annotated[
+        float | None,
+        "The mean accuracy (see the analysis endpoint) of those games that have an "
         "analysis; null when none has.",
-    )
+    ]
 
 
-class RosterStudentOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
-    joined_at = serializers.DateTimeField()
-    games_started = serializers.IntegerField(help_text="Games created with the student's key.")
-    games_finished = serializers.IntegerField()
-    rulesets = serializers.DictField(
-        child=RulesetFiguresOut(),
-        help_text="Per ruleset id, figures over the student's finished games of it.",
-    )
+class RosterStudentBody(TypedDict):
+    id: Uuid
+    name: str
+    joined_at: DateTime
+    games_started: Annotated[int, "Games created with the student's key."]
+    games_finished: int
+    rulesets: Annotated[
+        dict[str, RulesetFiguresBody],
+        "Per ruleset id, figures over the student's finished games of it.",
+    ]
 
 
-class ClassroomOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
-    join_code = serializers.CharField()
-    quota = QuotaOut()
-    created_at = serializers.DateTimeField()
-    students = RosterStudentOut(many=True)
+class ClassroomBody(TypedDict):
+    id: Uuid
+    name: str
+    join_code: str
+    quota: QuotaBody
+    created_at: DateTime
+    students: list[RosterStudentBody]
 
 
-class GamesPageOut(serializers.Serializer):
-    count = serializers.IntegerField(help_text="Games that match, on every page.")
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = GameOut(many=True)
+class GamesPageBody(TypedDict):
+    count: Annotated[int, "Games that match, on every page."]
+    next: Url | None
+    previous: Url | None
+    results: list[GameBody]
 
 
-class ClassEntryOut(serializers.Serializer):
-    rank = serializers.IntegerField(min_value=1)
-    name = serializers.CharField(help_text="The student's name.")
-    score = serializers.IntegerField()
-    game = serializers.UUIDField()
-    finished_at = serializers.DateTimeField()
-    ranked = serializers.BooleanField(help_text="False for a seeded game (reproducible dice).")
+class ClassEntryBody(TypedDict):
+    rank: Annotated[int, Bounds(1)]
+    name: Annotated[str, "The student's name."]
+    score: int
+    game: Uuid
+    finished_at: DateTime
+    ranked: Annotated[bool, "False for a seeded game (reproducible dice)."]
 
 
-class StudentKeyOut(serializers.Serializer):
-    student = RefOut()
-    revoked = serializers.BooleanField(
-        help_text="True: every key the student held stops working at once."
-    )
-    api_key = serializers.CharField(
-        required=False, help_text="After `rotate`: the student's new key, shown only here."
-    )
+class StudentKeyBody(TypedDict):
+    student: RefBody
+    revoked: Annotated[bool, "True: every key the student held stops working at once."]
+    api_key: NotRequired[
+        Annotated[str, "After `rotate`: the student's new key, shown only here."]
+    ]
+
+
+ClassroomCreatedOut = serializer_for(ClassroomCreatedBody)
+JoinedOut = serializer_for(JoinedBody)
+ClassroomOut = serializer_for(ClassroomBody)
+GamesPageOut = serializer_for(GamesPageBody)
+ClassEntryOut = serializer_for(ClassEntryBody)
+StudentKeyOut = serializer_for(StudentKeyBody)
+
+
+def render_quota(classroom: Classroom) -> QuotaBody:
+    quota = {**DEFAULT_QUOTA, **classroom.quota}
+    return {
+        "games_per_hour": quota["games_per_hour"],
+        "advice_per_hour": quota["advice_per_hour"],
+    }
+
+
+def render_ref(named: Classroom | Student) -> RefBody:
+    return {"id": str(named.id), "name": named.name}
+
+
+def render_created(opened: service.Opened) -> ClassroomCreatedBody:
+    classroom = opened.classroom
+    return {
+        "id": str(classroom.id),
+        "name": classroom.name,
+        "join_code": classroom.join_code,
+        "teacher_key": opened.teacher_key,
+        "quota": render_quota(classroom),
+        "created_at": iso_time(classroom.created_at),
+    }
+
+
+def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> ClassroomBody:
+    """The classroom with its roster (as ``classroom_roster`` gives it)."""
+    return {
+        "id": str(classroom.id),
+        "name": classroom.name,
+        "join_code": classroom.join_code,
+        "quota": render_quota(classroom),
+        "created_at": iso_time(classroom.created_at),
+        "students": [
+            {
+                "id": str(student["id"]),
+                "name": student["name"],
+                "joined_at": iso_time(student["joined_at"]),
+                "games_started": student["games_started"],
+                "games_finished": student["games_finished"],
+                "rulesets": student["rulesets"],
+            }
+            for student in students
+        ],
+    }
+
+
+def render_class_entry(entry: service.ClassEntry) -> ClassEntryBody:
+    return {**render_entry(entry), "ranked": entry.ranked}
 
 
 # -- examples ------------------------------------------------------------------------------
@@ -245,16 +295,6 @@ TEACHER_ERRORS = {
 TEACHER_EXAMPLES = [WRONG_KEY_EXAMPLE, FORBIDDEN_EXAMPLE]
 
 
-def render_classroom(classroom: Classroom) -> dict[str, Any]:
-    return {
-        "id": classroom.id,
-        "name": classroom.name,
-        "join_code": classroom.join_code,
-        "quota": {**DEFAULT_QUOTA, **classroom.quota},
-        "created_at": classroom.created_at,
-    }
-
-
 class TeacherView(APIView):
     """A path of one classroom's teacher."""
 
@@ -284,8 +324,7 @@ class ClassroomCreateView(APIView):
         given = ClassroomCreateIn(data=request.data)
         given.is_valid(raise_exception=True)
         opened = service.classroom_create(name=given.validated_data["name"])
-        body = render_classroom(opened.classroom) | {"teacher_key": opened.teacher_key}
-        return Response(ClassroomCreatedOut(body).data, status=201)
+        return Response(render_created(opened), status=201)
 
 
 class ClassroomJoinView(APIView):
@@ -327,20 +366,18 @@ class ClassroomJoinView(APIView):
         given = ClassroomJoinIn(data=request.data)
         given.is_valid(raise_exception=True)
         joined = service.classroom_join(**given.validated_data)
-        body = {
-            "classroom": {"id": joined.classroom.id, "name": joined.classroom.name},
-            "student": {"id": joined.student.id, "name": joined.student.name},
+        body: JoinedBody = {
+            "classroom": render_ref(joined.classroom),
+            "student": render_ref(joined.student),
             "api_key": joined.api_key,
         }
-        return Response(JoinedOut(body).data, status=201)
+        return Response(body, status=201)
 
 
 class ClassroomView(TeacherView):
     def _answer(self, classroom: Classroom) -> Response:
-        body = render_classroom(classroom) | {
-            "students": service.classroom_roster(classroom=classroom)
-        }
-        return Response(ClassroomOut(body).data)
+        roster = service.classroom_roster(classroom=classroom)
+        return Response(render_classroom(classroom, roster))
 
     @extend_schema(
         summary="The classroom and its roster (teacher)",
@@ -493,7 +530,7 @@ class ClassroomLeaderboardView(TeacherView):
         query = LeaderboardQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         rows = service.classroom_leaderboard(classroom=classroom, **query.validated_data)
-        return Response(ClassEntryOut(rows, many=True).data)
+        return Response([render_class_entry(row) for row in rows])
 
 
 class StudentKeyView(TeacherView):
@@ -507,11 +544,11 @@ class StudentKeyView(TeacherView):
             raise ValidationError({"body": ["the body must be empty or {}"]})
         if self.rotate:
             student, key = service.student_key_rotate(classroom=classroom, student_id=student_id)
-            body = {"student": student, "revoked": True, "api_key": key}
+            body: StudentKeyBody = {"student": render_ref(student), "revoked": True, "api_key": key}
         else:
             student = service.student_key_revoke(classroom=classroom, student_id=student_id)
-            body = {"student": student, "revoked": True}
-        return Response(StudentKeyOut(body).data)
+            body = {"student": render_ref(student), "revoked": True}
+        return Response(body)
 
 
 class EmptyIn(StrictSerializer):

@@ -1,5 +1,7 @@
 """The high-score table: parse the query, ask the selector, answer the rows."""
 
+from typing import Annotated, TypedDict
+
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -7,7 +9,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import docs
+from games.api.render import iso_time
 from games.api.requests import RulesetField
+from games.api.shapes import Bounds, DateTime, Uuid, serializer_for
 from games.http.problems import problem
 from games.play import selectors
 from scoring import RULESETS
@@ -33,14 +37,27 @@ class LeaderboardQuery(serializers.Serializer):
         return value
 
 
-class LeaderboardEntryOut(serializers.Serializer):
-    rank = serializers.IntegerField(
-        min_value=1, help_text="1 for the best score; equal scores share a rank (1, 2, 2, 4)."
-    )
-    name = serializers.CharField(help_text="The seat's name.")
-    score = serializers.IntegerField(help_text="The seat's final total.")
-    game = serializers.UUIDField(help_text="The game's id.")
-    finished_at = serializers.DateTimeField()
+class LeaderboardEntryBody(TypedDict):
+    rank: Annotated[
+        int, Bounds(1), "1 for the best score; equal scores share a rank (1, 2, 2, 4)."
+    ]
+    name: Annotated[str, "The seat's name."]
+    score: Annotated[int, "The seat's final total."]
+    game: Annotated[Uuid, "The game's id."]
+    finished_at: DateTime
+
+
+LeaderboardEntryOut = serializer_for(LeaderboardEntryBody)
+
+
+def render_entry(entry: selectors.LeaderboardEntry) -> LeaderboardEntryBody:
+    return {
+        "rank": entry.rank,
+        "name": entry.name,
+        "score": entry.score,
+        "game": str(entry.game),
+        "finished_at": iso_time(entry.finished_at),
+    }
 
 
 TABLE_EXAMPLE = OpenApiExample(
@@ -117,4 +134,4 @@ class LeaderboardView(APIView):
         query = LeaderboardQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         rows = selectors.leaderboard(**query.validated_data)
-        return Response(LeaderboardEntryOut(rows, many=True).data)
+        return Response([render_entry(row) for row in rows])

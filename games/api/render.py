@@ -1,20 +1,36 @@
-"""The JSON bodies of games, rulesets and events, built straight from the engine's view."""
+"""The JSON bodies of games, rulesets, events, advice and analysis, built straight from the
+engine's view as plain dicts, each typed as its shape in ``games.api.responses``."""
 
 from typing import Any
 
+from games.api.responses import (
+    AdviceBody,
+    AdviceOptionBody,
+    AnalysisBody,
+    EventBody,
+    GameBody,
+    HintBody,
+    OptionBody,
+    PlayerBody,
+    RulesetBody,
+)
 from games.models import Event, Game, Player
+from games.play.advice import Hint
 from games.play.analysis import GameAnalysis
 from scoring import Option, Ruleset, get_ruleset
 from scoring.match import GameStatus
+from scoring.strategy import Advice
 
 
 def render_game(
     game: Game, players: list[Player], tokens: dict[int, str] | None = None
-) -> dict[str, Any]:
+) -> GameBody:
     view = get_ruleset(game.ruleset).view(game.state, options=game.options)
-    seats = []
+    seats: list[PlayerBody] = []
     for player, shown in zip(players, view.players, strict=True):
-        seat = {"seat": player.seat, "name": player.name, "computer": player.computer, **shown}
+        seat: PlayerBody = {
+            "seat": player.seat, "name": player.name, "computer": player.computer, **shown
+        }
         seat["left"] = bool(view.left and view.left[player.seat])
         if tokens and player.seat in tokens:
             seat["token"] = tokens[player.seat]
@@ -34,16 +50,16 @@ def render_game(
         "choices": view.choices if game.status == GameStatus.ACTIVE else {},
         "players": seats,
         "winners": view.winners,
-        "created_at": _time(game.created_at),
-        "updated_at": _time(game.updated_at),
-        "finished_at": _time(game.finished_at) if game.finished_at else None,
+        "created_at": iso_time(game.created_at),
+        "updated_at": iso_time(game.updated_at),
+        "finished_at": iso_time(game.finished_at) if game.finished_at else None,
         # A student's game: its classroom and the student (one query when not prefetched).
         "classroom": str(game.classroom_id) if game.classroom_id else None,
         "student": game.student.name if game.student_id else None,
     }
 
 
-def render_ruleset(ruleset: Ruleset) -> dict[str, Any]:
+def render_ruleset(ruleset: Ruleset) -> RulesetBody:
     return {
         "id": ruleset.id,
         "name": ruleset.name,
@@ -64,8 +80,8 @@ def render_ruleset(ruleset: Ruleset) -> dict[str, Any]:
 JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
 
 
-def render_option(option: Option) -> dict[str, Any]:
-    shown = {
+def render_option(option: Option) -> OptionBody:
+    shown: OptionBody = {
         "type": JSON_TYPES[option.kind],
         "values": list(option.values),
         "default": option.default,
@@ -77,21 +93,49 @@ def render_option(option: Option) -> dict[str, Any]:
     return shown
 
 
-def render_event(event: Event) -> dict[str, Any]:
+def render_event(event: Event) -> EventBody:
     return {
         "seq": event.seq,
         "type": event.type,
         "seat": event.seat,
         "data": event.data,
-        "created_at": _time(event.created_at),
+        "created_at": iso_time(event.created_at),
     }
 
 
-def _time(value: Any) -> str:
+def iso_time(value: Any) -> str:
+    """A time as the API writes it: ISO 8601 in UTC, with ``Z``."""
     return value.isoformat().replace("+00:00", "Z")
 
 
-def render_analysis(result: GameAnalysis) -> dict[str, Any]:
+def render_advice(advice: Advice) -> AdviceBody:
+    """Expected finals rounded to 4 places, the best move, every option."""
+    return {
+        "method": "optimal",
+        "expected_final": round(advice.expected_final, 4),
+        "best": _advice_option(advice.best) if advice.best is not None else None,
+        "options": [_advice_option(option) for option in advice.options],
+    }
+
+
+def _advice_option(option: dict[str, Any]) -> AdviceOptionBody:
+    return {**option, "expected_final": round(option["expected_final"], 4)}
+
+
+def render_hint(hint: Hint) -> HintBody:
+    if hint.advice is not None:
+        return {"seat": hint.seat, **render_advice(hint.advice)}
+    # No table for the ruleset: the move of the strongest computer player, with no values.
+    return {
+        "seat": hint.seat,
+        "method": "heuristic",
+        "expected_final": None,
+        "best": hint.move,
+        "options": [],
+    }
+
+
+def render_analysis(result: GameAnalysis) -> AnalysisBody:
     seats = {player.seat: player for player in result.players}
     analysis = result.analysis
     return {

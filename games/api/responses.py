@@ -1,5 +1,10 @@
-"""Response shapes: the bodies the views render, as the schema states them."""
+"""Response shapes: the bodies the views render, each declared once (see ``games.api.shapes``).
 
+The ``*Body`` classes type what ``games.api.render`` builds; the ``*Out`` serializers derived
+from them are what the schema states (a nested shape's serializer is derived with it).
+"""
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -13,200 +18,188 @@ from games.api.enums import (
     MOVES,
     RULESET_IDS,
 )
+from games.api.shapes import Bounds, Choice, DateTime, Uuid, serializer_for
+from games.http.problems import ProblemBody
+
+BoxId = Annotated[str, Choice(BOX_IDS)]
+RulesetId = Annotated[str, Choice(RULESET_IDS)]
+Face = Annotated[int, Bounds(1, 6)]
+Count = Annotated[int, Bounds(0)]
 
 
-class BustOut(serializers.Serializer):
+class BustBody(TypedDict):
     """A Ten Thousand throw in which no die could score: the turn ended with no points."""
 
-    seat = serializers.IntegerField(help_text="The seat whose turn busted.")
-    dice = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=6),
-        min_length=6,
-        max_length=6,
-        help_text="All six dice on the table after the throw (set-aside dice included).",
-    )
-    thrown = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=5),
-        help_text="The positions of the dice of the throw (the others were set aside earlier).",
-    )
-    lost = serializers.IntegerField(help_text="The turn points lost with the bust.")
+    seat: Annotated[int, "The seat whose turn busted."]
+    dice: Annotated[
+        list[Face],
+        Bounds(6, 6),
+        "All six dice on the table after the throw (set-aside dice included).",
+    ]
+    thrown: Annotated[
+        list[Annotated[int, Bounds(0, 5)]],
+        "The positions of the dice of the throw (the others were set aside earlier).",
+    ]
+    lost: Annotated[int, "The turn points lost with the bust."]
 
 
-class TurnOut(serializers.Serializer):
+class TurnBody(TypedDict):
     """One shape for every ruleset: box games fill the first group, Ten Thousand the second."""
 
-    dice = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=6),
-        allow_null=True,
-        help_text="The dice after the last throw; null before the turn's first throw.",
-    )
-    held = serializers.ListField(child=serializers.BooleanField(), required=False)
-    rolls_used = serializers.IntegerField(required=False)
-    rolls_left = serializers.IntegerField(
-        required=False, help_text="Rolls still allowed this turn (Maxi Yatzy: saved rolls too)."
-    )
-    set_aside = serializers.ListField(child=serializers.BooleanField(), required=False)
-    turn_points = serializers.IntegerField(required=False)
-    throw_points_available = serializers.BooleanField(required=False)
-    can_bank = serializers.BooleanField(required=False)
-    last_bust = BustOut(
-        required=False,
-        help_text="Ten Thousand, only in the answer to the move whose throw busted (until the "
-        "game's next move): the throw that ended that turn, since the turn itself is already "
-        "cleared for the next seat.",
-    )
+    dice: Annotated[
+        list[Face] | None, "The dice after the last throw; null before the turn's first throw."
+    ]
+    held: NotRequired[list[bool]]
+    rolls_used: NotRequired[int]
+    rolls_left: NotRequired[
+        Annotated[int, "Rolls still allowed this turn (Maxi Yatzy: saved rolls too)."]
+    ]
+    set_aside: NotRequired[list[bool]]
+    turn_points: NotRequired[int]
+    throw_points_available: NotRequired[bool]
+    can_bank: NotRequired[bool]
+    last_bust: NotRequired[
+        Annotated[
+            BustBody,
+            "Ten Thousand, only in the answer to the move whose throw busted (until the "
+            "game's next move): the throw that ended that turn, since the turn itself is "
+            "already cleared for the next seat.",
+        ]
+    ]
 
 
-class PlayerOut(serializers.Serializer):
-    seat = serializers.IntegerField()
-    name = serializers.CharField()
-    computer = serializers.ChoiceField(
-        choices=COMPUTERS,
-        allow_null=True,
-        help_text="Null for a person; a computer seat's strategy (`classic`: Ten Thousand only).",
-    )
-    scorecard = serializers.DictField(
-        child=serializers.IntegerField(allow_null=True), required=False
-    )
-    upper_total = serializers.IntegerField(required=False)
-    upper_bonus = serializers.IntegerField(required=False)
-    yahtzee_bonus = serializers.IntegerField(required=False)
-    total = serializers.IntegerField()
-    left = serializers.BooleanField(help_text="The seat resigned: its turns are skipped.")
-    token = serializers.CharField(
-        required=False, help_text="Only in the answer that created the seat: keep it to move."
-    )
+class PlayerBody(TypedDict):
+    seat: int
+    name: str
+    computer: Annotated[
+        str | None,
+        Choice(COMPUTERS),
+        "Null for a person; a computer seat's strategy (`classic`: Ten Thousand only).",
+    ]
+    scorecard: NotRequired[dict[str, int | None]]
+    upper_total: NotRequired[int]
+    upper_bonus: NotRequired[int]
+    yahtzee_bonus: NotRequired[int]
+    total: int
+    left: Annotated[bool, "The seat resigned: its turns are skipped."]
+    token: NotRequired[
+        Annotated[str, "Only in the answer that created the seat: keep it to move."]
+    ]
 
 
-class GameOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    ruleset = serializers.ChoiceField(choices=RULESET_IDS)
-    options = serializers.DictField()
-    status = serializers.ChoiceField(choices=GAME_STATUSES)
-    ranked = serializers.BooleanField()
-    seed = serializers.IntegerField(allow_null=True)
-    open_seats = serializers.IntegerField(help_text="Seats still open to `join`.")
-    version = serializers.IntegerField()
-    round = serializers.IntegerField()
-    current_seat = serializers.IntegerField(allow_null=True)
-    turn = TurnOut()
-    choices = serializers.DictField(
-        child=serializers.IntegerField(),
-        help_text="Every box the current player may fill now, with the points it would take.",
-    )
-    players = PlayerOut(many=True)
-    winners = serializers.ListField(child=serializers.IntegerField())
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-    classroom = serializers.UUIDField(
-        allow_null=True, help_text="The classroom of the student who created the game, if any."
-    )
-    student = serializers.CharField(
-        allow_null=True,
-        help_text="The name of the student whose API key created the game; null otherwise.",
-    )
+class GameBody(TypedDict):
+    id: Uuid
+    ruleset: RulesetId
+    options: dict[str, Any]
+    status: Annotated[str, Choice(GAME_STATUSES)]
+    ranked: bool
+    seed: int | None
+    open_seats: Annotated[int, "Seats still open to `join`."]
+    version: int
+    round: int
+    current_seat: int | None
+    turn: TurnBody
+    choices: Annotated[
+        dict[str, int],
+        "Every box the current player may fill now, with the points it would take.",
+    ]
+    players: list[PlayerBody]
+    winners: list[int]
+    created_at: DateTime
+    updated_at: DateTime
+    finished_at: DateTime | None
+    classroom: Annotated[
+        Uuid | None, "The classroom of the student who created the game, if any."
+    ]
+    student: Annotated[
+        str | None, "The name of the student whose API key created the game; null otherwise."
+    ]
 
 
-class EventOut(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.ChoiceField(choices=EVENT_TYPES)
-    seat = serializers.IntegerField(allow_null=True)
-    data = serializers.DictField()
-    created_at = serializers.DateTimeField()
+class EventBody(TypedDict):
+    seq: int
+    type: Annotated[str, Choice(EVENT_TYPES)]
+    seat: int | None
+    data: dict[str, Any]
+    created_at: DateTime
 
 
-class CategoryOut(serializers.Serializer):
-    id = serializers.ChoiceField(choices=BOX_IDS)
-    name = serializers.CharField()
-    section = serializers.ChoiceField(choices=["upper", "lower"])
-    description = serializers.CharField()
+class CategoryBody(TypedDict):
+    id: BoxId
+    name: str
+    section: Literal["upper", "lower"]
+    description: str
 
 
-class OptionOut(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["string", "integer", "boolean"])
-    values = serializers.ListField(
-        child=serializers.JSONField(), help_text="The allowed values; empty when bounded instead."
-    )
-    default = serializers.JSONField()
-    minimum = serializers.IntegerField(required=False)
-    maximum = serializers.IntegerField(required=False)
-    step = serializers.IntegerField(required=False, help_text="The value is a multiple of it.")
-    description = serializers.CharField()
+class OptionBody(TypedDict):
+    type: Literal["string", "integer", "boolean"]
+    values: Annotated[list[Any], "The allowed values; empty when bounded instead."]
+    default: Any
+    minimum: NotRequired[int]
+    maximum: NotRequired[int]
+    step: NotRequired[Annotated[int, "The value is a multiple of it."]]
+    description: str
 
 
-class RulesetOut(serializers.Serializer):
-    id = serializers.ChoiceField(choices=RULESET_IDS)
-    name = serializers.CharField()
-    description = serializers.CharField()
-    dice = serializers.IntegerField()
-    rolls_per_turn = serializers.IntegerField(help_text="0 when a turn has no limit on its throws.")
-    min_players = serializers.IntegerField()
-    max_players = serializers.IntegerField()
-    moves = serializers.ListField(child=serializers.ChoiceField(choices=MOVES))
-    categories = CategoryOut(many=True)
-    options = serializers.DictField(child=OptionOut())
+class RulesetBody(TypedDict):
+    id: RulesetId
+    name: str
+    description: str
+    dice: int
+    rolls_per_turn: Annotated[int, "0 when a turn has no limit on its throws."]
+    min_players: int
+    max_players: int
+    moves: list[Annotated[str, Choice(MOVES)]]
+    categories: list[CategoryBody]
+    options: dict[str, OptionBody]
 
 
-class ScoreOut(serializers.Serializer):
-    scores = serializers.DictField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="Box games: every box that may legally be filled now, and its points.",
-    )
-    points = serializers.IntegerField(
-        required=False, help_text="Ten Thousand: the selection's value (0 when it does not score)."
-    )
-    scoring = serializers.BooleanField(
-        required=False, help_text="Ten Thousand: whether every die of the selection scores."
-    )
+class ScoreBody(TypedDict):
+    scores: NotRequired[
+        Annotated[
+            dict[str, int], "Box games: every box that may legally be filled now, and its points."
+        ]
+    ]
+    points: NotRequired[
+        Annotated[int, "Ten Thousand: the selection's value (0 when it does not score)."]
+    ]
+    scoring: NotRequired[
+        Annotated[bool, "Ten Thousand: whether every die of the selection scores."]
+    ]
 
 
-class HealthOut(serializers.Serializer):
-    status = serializers.CharField()
-    database = serializers.CharField()
+class HealthBody(TypedDict):
+    status: str
+    database: str
 
 
-class FieldErrorOut(serializers.Serializer):
-    field = serializers.CharField()
-    code = serializers.CharField()
-    detail = serializers.CharField()
+class AdviceOptionBody(TypedDict):
+    action: Literal["roll", "score", "bank", "pass"]
+    hold: NotRequired[list[int]]
+    set_aside: NotRequired[list[int]]
+    category: NotRequired[BoxId]
+    points: NotRequired[Annotated[int, "What the box takes now."]]
+    expected_final: NotRequired[float]
 
 
-class ProblemOut(serializers.Serializer):
-    type = serializers.CharField()
-    title = serializers.CharField()
-    status = serializers.IntegerField()
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    errors = FieldErrorOut(many=True, required=False)
+class AdviceBody(TypedDict):
+    method: Annotated[
+        Literal["optimal", "heuristic"],
+        "optimal: from the solved strategy tables; heuristic: the strongest computer "
+        "player's move (Maxi Yatzy, Ten Thousand), without expected values.",
+    ]
+    expected_final: Annotated[
+        float | None,
+        "Points on the card (bonuses included) plus the expected points to come.",
+    ]
+    best: AdviceOptionBody | None
+    options: Annotated[
+        list[AdviceOptionBody], "Every distinct keep and legal box, best first."
+    ]
 
 
-class AdviceOptionOut(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["roll", "score", "bank", "pass"])
-    hold = serializers.ListField(child=serializers.IntegerField(), required=False)
-    set_aside = serializers.ListField(child=serializers.IntegerField(), required=False)
-    category = serializers.ChoiceField(choices=BOX_IDS, required=False)
-    points = serializers.IntegerField(required=False, help_text="What the box takes now.")
-    expected_final = serializers.FloatField(required=False)
-
-
-class AdviceOut(serializers.Serializer):
-    method = serializers.ChoiceField(
-        choices=["optimal", "heuristic"],
-        help_text="optimal: from the solved strategy tables; heuristic: the strongest "
-        "computer player's move (Maxi Yatzy, Ten Thousand), without expected values.",
-    )
-    expected_final = serializers.FloatField(
-        allow_null=True,
-        help_text="Points on the card (bonuses included) plus the expected points to come.",
-    )
-    best = AdviceOptionOut(allow_null=True)
-    options = AdviceOptionOut(many=True, help_text="Every distinct keep and legal box, best first.")
-
-
-class HintOut(AdviceOut):
-    seat = serializers.IntegerField(help_text="The seat the advice is for: the current one.")
+class HintBody(AdviceBody):
+    seat: Annotated[int, "The seat the advice is for: the current one."]
 
 
 # -- analysis ------------------------------------------------------------------------------
@@ -230,73 +223,81 @@ class KeepOrBoxField(serializers.Field):
     """An option of a decision: a keep (sorted faces) or a box (category id)."""
 
 
-class LabelCountsOut(serializers.Serializer):
-    best = serializers.IntegerField(min_value=0)
-    inaccuracy = serializers.IntegerField(min_value=0)
-    mistake = serializers.IntegerField(min_value=0)
-    blunder = serializers.IntegerField(min_value=0)
+KeepOrBox = Annotated[list[Face] | str, KeepOrBoxField]
 
 
-class AnalysisSeatOut(serializers.Serializer):
-    seat = serializers.IntegerField()
-    name = serializers.CharField()
-    computer = serializers.CharField(
-        allow_null=True, help_text="Null for a person; a computer seat's strategy otherwise."
-    )
-    total = serializers.IntegerField(help_text="The seat's total now (final once finished).")
-    expected_start = serializers.FloatField(
-        help_text="The expected final score of optimal play from the empty card."
-    )
-    expected_loss = serializers.FloatField(help_text="The sum of the decisions' `loss`.")
-    accuracy = serializers.FloatField(
-        allow_null=True,
-        min_value=0,
-        max_value=100,
-        help_text="`100 * (1 - expected_loss / expected_start)`, at least 0, to two decimals: "
-        "the share of the expected score the seat's decisions kept. Null before the seat's "
+class LabelCountsBody(TypedDict):
+    best: Count
+    inaccuracy: Count
+    mistake: Count
+    blunder: Count
+
+
+class AnalysisSeatBody(TypedDict):
+    seat: int
+    name: str
+    computer: Annotated[
+        str | None, "Null for a person; a computer seat's strategy otherwise."
+    ]
+    total: Annotated[int, "The seat's total now (final once finished)."]
+    expected_start: Annotated[
+        float, "The expected final score of optimal play from the empty card."
+    ]
+    expected_loss: Annotated[float, "The sum of the decisions' `loss`."]
+    accuracy: Annotated[
+        float | None,
+        Bounds(0, 100),
+        "`100 * (1 - expected_loss / expected_start)`, at least 0, to two decimals: the "
+        "share of the expected score the seat's decisions kept. Null before the seat's "
         "first decision.",
-    )
-    luck = serializers.FloatField(
-        help_text="`total - expected_start + expected_loss`: how many points the dice gave "
-        "above (or below) what was expected. Meaningful once the seat's card is full: until "
-        "then it also counts the points still to come."
-    )
-    counts = LabelCountsOut(help_text="The seat's decisions per label.")
+    ]
+    luck: Annotated[
+        float,
+        "`total - expected_start + expected_loss`: how many points the dice gave above (or "
+        "below) what was expected. Meaningful once the seat's card is full: until then it "
+        "also counts the points still to come.",
+    ]
+    counts: Annotated[LabelCountsBody, "The seat's decisions per label."]
 
 
-class AnalysisDecisionOut(serializers.Serializer):
-    seq = serializers.IntegerField(help_text="The event that records the decision.")
-    seat = serializers.IntegerField()
-    round = serializers.IntegerField()
-    kind = serializers.ChoiceField(
-        choices=["keep", "box"], help_text="The kind of the option chosen."
-    )
-    dice = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=6),
-        help_text="The dice the decision was made on, sorted.",
-    )
-    rolls_left = serializers.IntegerField(
-        min_value=0, help_text="The rolls still allowed when it was made."
-    )
-    chosen = KeepOrBoxField()
-    best = KeepOrBoxField(
-        help_text="The best option (the chosen one itself when it is among the best)."
-    )
-    chosen_value = serializers.FloatField(
-        help_text="Expected final score of the seat after the chosen option."
-    )
-    best_value = serializers.FloatField(
-        help_text="Expected final score of the seat after the best option."
-    )
-    loss = serializers.FloatField(min_value=0, help_text="`best_value - chosen_value`.")
-    label = serializers.ChoiceField(choices=["best", "inaccuracy", "mistake", "blunder"])
+class AnalysisDecisionBody(TypedDict):
+    seq: Annotated[int, "The event that records the decision."]
+    seat: int
+    round: int
+    kind: Annotated[Literal["keep", "box"], "The kind of the option chosen."]
+    dice: Annotated[list[Face], "The dice the decision was made on, sorted."]
+    rolls_left: Annotated[int, Bounds(0), "The rolls still allowed when it was made."]
+    chosen: KeepOrBox
+    best: Annotated[
+        KeepOrBox, "The best option (the chosen one itself when it is among the best)."
+    ]
+    chosen_value: Annotated[
+        float, "Expected final score of the seat after the chosen option."
+    ]
+    best_value: Annotated[float, "Expected final score of the seat after the best option."]
+    loss: Annotated[float, Bounds(0), "`best_value - chosen_value`."]
+    label: Literal["best", "inaccuracy", "mistake", "blunder"]
 
 
-class AnalysisOut(serializers.Serializer):
-    method = serializers.ChoiceField(
-        choices=ANALYSIS_METHODS,
-        help_text="`optimal`: values are exact expectations under optimal solitaire play, "
-        "from the solved strategy tables (the same as `hint` and `advice`).",
-    )
-    seats = AnalysisSeatOut(many=True)
-    decisions = AnalysisDecisionOut(many=True, help_text="Oldest first.")
+class AnalysisBody(TypedDict):
+    method: Annotated[
+        str,
+        Choice(ANALYSIS_METHODS),
+        "`optimal`: values are exact expectations under optimal solitaire play, from the "
+        "solved strategy tables (the same as `hint` and `advice`).",
+    ]
+    seats: list[AnalysisSeatBody]
+    decisions: Annotated[list[AnalysisDecisionBody], "Oldest first."]
+
+
+# -- what the schema states ----------------------------------------------------------------
+
+GameOut = serializer_for(GameBody)
+EventOut = serializer_for(EventBody)
+RulesetOut = serializer_for(RulesetBody)
+ScoreOut = serializer_for(ScoreBody)
+HealthOut = serializer_for(HealthBody)
+ProblemOut = serializer_for(ProblemBody)
+AdviceOut = serializer_for(AdviceBody)
+HintOut = serializer_for(HintBody)
+AnalysisOut = serializer_for(AnalysisBody)

@@ -21,7 +21,14 @@ from rest_framework.views import APIView
 
 from games.api import docs
 from games.api.filters import GameFilter
-from games.api.render import render_analysis, render_event, render_game, render_ruleset
+from games.api.render import (
+    render_advice,
+    render_analysis,
+    render_event,
+    render_game,
+    render_hint,
+    render_ruleset,
+)
 from games.api.requests import (
     AdviceIn,
     AnalysisQuery,
@@ -55,7 +62,7 @@ from games.http.problems import PROBLEM, problem, problem_headers
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game, Player
 from games.play import services
-from games.play.advice import advice_body, game_hint
+from games.play.advice import game_hint
 from games.play.analysis import game_analysis
 from games.play.strategy import strategy_load
 from scoring import RULESETS
@@ -314,7 +321,7 @@ class GameViewSet(viewsets.GenericViewSet):
         game = Game.objects.filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
-        return Response(game_hint(game))
+        return Response(render_hint(game_hint(game)))
 
     @extend_schema(
         summary="Analysis: every decision scored against optimal play",
@@ -559,7 +566,7 @@ class RulesetViewSet(viewsets.ViewSet):
             data.get("dice"),
             data.get("rolls_left"),
         )
-        return Response(advice_body(answer))
+        return Response(render_advice(answer))
 
 
 def _ruleset(ruleset_id: str):  # noqa: ANN202

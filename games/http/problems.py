@@ -3,7 +3,7 @@
 import logging
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import psycopg
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -104,6 +104,22 @@ DATABASE_ERRORS = (
 FIELD_CODES = {"unknown_field", "unknown_category", "unknown_ruleset", "invalid_dice"}
 
 
+class FieldErrorBody(TypedDict):
+    field: str
+    code: str
+    detail: str
+
+
+# The shape of every error body; ``games.api.responses`` derives the schema's from it.
+class ProblemBody(TypedDict):
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    errors: NotRequired[list[FieldErrorBody]]
+
+
 class UnknownProblemCode(LookupError):
     """A code that :data:`PROBLEM_TYPES` does not declare: the code that raised it is wrong."""
 
@@ -117,9 +133,9 @@ def problem_type(code: str) -> ProblemType:
         ) from None
 
 
-def problem(code: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:
+def problem(code: str, detail: str, errors: list[FieldErrorBody] | None = None) -> ProblemBody:
     kind = problem_type(code)
-    body: dict[str, Any] = {
+    body: ProblemBody = {
         "type": f"urn:dice-games:problem:{code}",
         "title": kind.title,
         "status": kind.status,
@@ -139,7 +155,7 @@ def problem_response(code: str, detail: str, **extra: Any) -> JsonResponse:
     )
 
 
-def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+def _field_errors(detail: Any, prefix: str = "") -> list[FieldErrorBody]:
     """Flatten DRF's nested validation details into ``[{field, code, detail}]``."""
     if isinstance(detail, dict):
         return [

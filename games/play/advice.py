@@ -5,6 +5,7 @@ players' scores (maximising one's own expected final score, not the chance of wi
 """
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -17,23 +18,18 @@ from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED, Advice, advise_with, computer_command
 
 
-def advice_body(advice: Advice) -> dict[str, Any]:
-    """The API's shape: expected finals rounded to 4 places, the best move, every option."""
+@dataclass(frozen=True)
+class Hint:
+    """The advice for the seat to move: from the strategy tables (``advice``) where its
+    ruleset has them, else the move the strongest computer player would make (``move``,
+    as ``{"action": ..., **arguments}``)."""
 
-    def shown(option: dict[str, Any] | None) -> dict[str, Any] | None:
-        if option is None:
-            return None
-        return {**option, "expected_final": round(option["expected_final"], 4)}
-
-    return {
-        "method": "optimal",
-        "expected_final": round(advice.expected_final, 4),
-        "best": shown(advice.best),
-        "options": [shown(option) for option in advice.options],
-    }
+    seat: int
+    advice: Advice | None = None
+    move: dict[str, Any] | None = None
 
 
-def game_hint(game: Game) -> dict[str, Any]:
+def game_hint(game: Game) -> Hint:
     if game.status != GameStatus.ACTIVE:
         raise ServiceError("game_not_active", f"the game is {game.status}")
     ruleset = get_ruleset(game.ruleset)
@@ -49,7 +45,7 @@ def game_hint(game: Game) -> dict[str, Any]:
             dice,
             view.turn["rolls_left"] if dice is not None else None,
         )
-        return {"seat": seat, **advice_body(advice)}
+        return Hint(seat, advice=advice)
     # No table for this ruleset: the move the strongest computer player would make.
     command = computer_command(
         ruleset,
@@ -59,10 +55,4 @@ def game_hint(game: Game) -> dict[str, Any]:
         rng=random.Random(game.version),
         folder=settings.STRATEGY_DIR,
     )
-    return {
-        "seat": seat,
-        "method": "heuristic",
-        "expected_final": None,
-        "best": {"action": command.action, **command.args()},
-        "options": [],
-    }
+    return Hint(seat, move={"action": command.action, **command.args()})
