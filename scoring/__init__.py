@@ -4,8 +4,17 @@ from .dice import Rng, secure_rng, seeded_rng
 from .errors import RuleError
 from .registry import RULESETS, get_ruleset
 from .ruleset import Category, Entry, Event, Option, Outcome, Ruleset, View
+from .verifiable import (
+    DerivedDice,
+    check_client_seed,
+    commitment,
+    new_client_seed,
+    new_secret,
+    seeded_secret,
+)
 
 __all__ = [
-    "RULESETS", "Category", "Entry", "Event", "Option", "Outcome", "Rng", "RuleError",
-    "Ruleset", "View", "get_ruleset", "secure_rng", "seeded_rng",
+    "RULESETS", "Category", "DerivedDice", "Entry", "Event", "Option", "Outcome", "Rng",
+    "RuleError", "Ruleset", "View", "check_client_seed", "commitment", "get_ruleset",
+    "new_client_seed", "new_secret", "secure_rng", "seeded_rng", "seeded_secret",
 ]
