@@ -1,11 +1,21 @@
 """The rules of the dice games, free of any framework: state in, state out."""
 
-from .dice import Rng, secure_rng, seeded_rng
+from .dice import Dice, DiceSource, Rng, SequentialDice, secure_rng, seeded_rng
 from .errors import RuleError
 from .registry import RULESETS, get_ruleset
 from .ruleset import Category, Entry, Event, Option, Outcome, Ruleset, View
+from .verifiable import (
+    DerivedDice,
+    check_client_seed,
+    commitment,
+    new_client_seed,
+    new_secret,
+    seeded_secret,
+)
 
 __all__ = [
-    "RULESETS", "Category", "Entry", "Event", "Option", "Outcome", "Rng", "RuleError",
-    "Ruleset", "View", "get_ruleset", "secure_rng", "seeded_rng",
+    "RULESETS", "Category", "DerivedDice", "Dice", "DiceSource", "Entry", "Event", "Option",
+    "Outcome", "Rng", "RuleError", "Ruleset", "SequentialDice", "View", "check_client_seed",
+    "commitment", "get_ruleset", "new_client_seed", "new_secret", "secure_rng", "seeded_rng",
+    "seeded_secret",
 ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .commands import Command, Hold, Roll, Score, Scratch
-from .dice import Rng, check_dice, check_indices, throw
+from .dice import DiceSource, check_dice, check_indices
 from .errors import RuleError
 from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best_seats
 
@@ -117,7 +117,7 @@ class BoxGame(Ruleset):
         *,
         command: Command,
         options: Mapping[str, Any],
-        rng: Rng,
+        dice: DiceSource,
     ) -> None:
         match command:
             case Roll(set_aside=set_aside) if set_aside is not None:
@@ -127,7 +127,7 @@ class BoxGame(Ruleset):
                     field="set_aside",
                 )
             case Roll(hold=hold):
-                self._roll(outcome, hold, rng)
+                self._roll(outcome, hold, dice)
             case Hold(hold=hold):
                 self._hold(outcome, hold)
             case Score(category=category) | Scratch(category=category):
@@ -140,8 +140,9 @@ class BoxGame(Ruleset):
         state["held"] = [i in indices for i in range(self.dice)]
         return indices
 
-    def _roll(self, outcome: Outcome, hold: object, rng: Rng) -> None:
+    def _roll(self, outcome: Outcome, hold: object, dice: DiceSource) -> None:
         state = outcome.state
+        seat = state["current"]
         if self.rolls_left(state) <= 0:
             raise RuleError("no_rolls_left", "no rolls are left this turn: fill a box")
         if hold is not None:
@@ -150,11 +151,12 @@ class BoxGame(Ruleset):
             state["dice"] = [0] * self.dice
             state["held"] = [False] * self.dice
         thrown = [i for i, held in enumerate(state["held"]) if not held]
-        for i, face in zip(thrown, throw(rng, len(thrown)), strict=True):
+        faces = dice.throw(seat, self.turn_index(state), state["rolls_used"], thrown)
+        for i, face in zip(thrown, faces, strict=True):
             state["dice"][i] = face
         state["rolls_used"] += 1
         outcome.events.append(
-            Event("rolled", state["current"], {"dice": list(state["dice"]), "thrown": thrown})
+            Event("rolled", seat, {"dice": list(state["dice"]), "thrown": thrown})
         )
 
     def _hold(self, outcome: Outcome, hold: object) -> None:

@@ -1,14 +1,22 @@
 """Dice and their random sources.
 
-The engine never creates randomness itself: every throw draws from an injected source, so
-tests and seeded games are deterministic and unseeded games use the operating system's
-secure generator.
+The engine never creates randomness itself: every throw asks an injected source, so tests
+and seeded games are deterministic and unseeded games use the operating system's secure
+generator.
+
+A throw names where it happens: the seat, that seat's turn (0-based), the throw within the
+turn (0-based) and the positions of the dice thrown. A :class:`DiceSource` answers with
+their faces; the verifiable dice (:mod:`scoring.verifiable`) derive each face from those
+coordinates. A plain :class:`Rng` (``randint``), the source of the games created before,
+is still taken anywhere a source is: it draws in order and ignores the coordinates
+(:class:`SequentialDice`), so those games keep exactly their dice.
 """
 
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Protocol, cast
 
 from .errors import RuleError
 
@@ -33,8 +41,32 @@ def seeded_rng(seed: int, step: int) -> Rng:
     return random.Random(f"{seed}:{step}")
 
 
-def throw(rng: Rng, count: int) -> list[int]:
-    return [rng.randint(1, 6) for _ in range(count)]
+class DiceSource(Protocol):
+    def throw(self, seat: int, turn: int, roll: int, positions: Sequence[int]) -> list[int]:
+        """The faces of the dice at ``positions`` (in that order), thrown by throw ``roll``
+        of turn ``turn`` of ``seat``; dice not named are not thrown."""
+        ...
+
+
+@dataclass(frozen=True)
+class SequentialDice:
+    """An :class:`Rng`'s draws in order, one per die thrown, whatever the coordinates: the
+    dice of the games created before the dice were derived from a committed secret."""
+
+    rng: Rng
+
+    def throw(self, seat: int, turn: int, roll: int, positions: Sequence[int]) -> list[int]:
+        return [self.rng.randint(1, 6) for _ in positions]
+
+
+# What the engine takes for its dice: a positional source, or an Rng drawn in order.
+Dice = Rng | DiceSource
+
+
+def dice_source(dice: Dice) -> DiceSource:
+    # An Rng has no ``throw``. (Asked on every move: a runtime Protocol check takes about
+    # 5 microseconds, this attribute test well under one.)
+    return cast(DiceSource, dice) if hasattr(dice, "throw") else SequentialDice(cast(Rng, dice))
 
 
 def check_dice(dice: object, count: int) -> list[int]:

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from .commands import Command, Join, Leave, Start
-from .dice import Rng
+from .dice import Dice, Rng
 from .errors import RuleError
 from .ruleset import Event, Outcome, Ruleset, State
 
@@ -70,7 +70,7 @@ class Match:
     seats: Sequence[Seat]
     strategy: Strategy | None = None
 
-    def new(self, *, open_seats: int, dice: Rng, mind: Rng) -> Outcome:
+    def new(self, *, open_seats: int, dice: Dice, mind: Rng) -> Outcome:
         """The state of a new game; when nobody is awaited, computers to move play at once."""
         self.ruleset.check_seats(len(self.seats) + open_seats)
         if not open_seats and all(seat.computer for seat in self.seats):
@@ -82,12 +82,13 @@ class Match:
         return outcome
 
     def play(
-        self, state: State, *, seat: int | None, command: Command, dice: Rng, mind: Rng
+        self, state: State, *, seat: int | None, command: Command, dice: Dice, mind: Rng
     ) -> Outcome:
         """Apply ``command`` of ``seat`` (None for a join), then the computers' turns.
 
-        ``dice`` throws the dice; ``mind`` makes the computers' own random choices. The given
-        state is never modified.
+        ``dice`` throws the dice, the computers' as the persons' (a positional source, or an
+        ``Rng`` drawn in order: see :meth:`Ruleset.move`); ``mind`` makes the computers' own
+        random choices. The given state is never modified.
         """
         match command:
             case Join(name=name):
@@ -116,7 +117,7 @@ class Match:
 
     # -- the lobby -------------------------------------------------------------------------
 
-    def _join(self, state: State, name: str, *, dice: Rng, mind: Rng) -> Outcome:
+    def _join(self, state: State, name: str, *, dice: Dice, mind: Rng) -> Outcome:
         now = status(state)
         if now == GameStatus.ACTIVE:
             raise RuleError("game_full", "every seat of this game is taken")
@@ -155,7 +156,7 @@ class Match:
 
     # -- computer seats --------------------------------------------------------------------
 
-    def _play_computers(self, outcome: Outcome, *, dice: Rng, mind: Rng) -> None:
+    def _play_computers(self, outcome: Outcome, *, dice: Dice, mind: Rng) -> None:
         """Computer seats play their turns until a person's turn or the end of the game."""
         levels = {seat: s.computer for seat, s in enumerate(self.seats) if s.computer}
         if not levels or status(outcome.state) != GameStatus.ACTIVE:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .commands import Command
-from .dice import Rng
+from .dice import Dice, DiceSource, dice_source
 from .errors import RuleError
 
 State = dict[str, Any]
@@ -177,12 +177,14 @@ class Ruleset(ABC):
         seat: int,
         command: Command,
         options: Mapping[str, Any],
-        rng: Rng,
+        rng: Dice,
     ) -> Outcome:
         """Apply one move of ``seat``; the given state is never modified.
 
         Every state holds ``current`` (the seat to move) and ``finished``; what a move does
-        is the ruleset's :meth:`play`, on a copy of the state.
+        is the ruleset's :meth:`play`, on a copy of the state. ``rng`` throws the dice: a
+        :class:`~scoring.dice.DiceSource`, told where each throw happens, or a plain
+        ``Rng`` drawn in order.
         """
         if type(command) not in self.moves:
             raise RuleError("invalid", f"{self.name} has no {command.action!r} move")
@@ -191,7 +193,7 @@ class Ruleset(ABC):
         if seat != state["current"]:
             raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
         outcome = Outcome(state=copy.deepcopy(state))
-        self.play(outcome, command=command, options=options, rng=rng)
+        self.play(outcome, command=command, options=options, dice=dice_source(rng))
         return outcome
 
     @abstractmethod
@@ -201,9 +203,10 @@ class Ruleset(ABC):
         *,
         command: Command,
         options: Mapping[str, Any],
-        rng: Rng,
+        dice: DiceSource,
     ) -> None:
-        """Play one of :attr:`moves` for the current seat on ``outcome.state``, in place."""
+        """Play one of :attr:`moves` for the current seat on ``outcome.state``, in place;
+        every throw asks ``dice`` with its coordinates (:meth:`turn_index` for the turn)."""
 
     @abstractmethod
     def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
@@ -231,6 +234,13 @@ class Ruleset(ABC):
         elif outcome.state["current"] == seat:
             self.end_turn(outcome, options)
         return outcome
+
+    @staticmethod
+    def turn_index(state: State) -> int:
+        """How many turns the current seat has had before this one, which its dice are
+        derived from. Every seat still playing has one turn a round and a seat that leaves
+        never plays again, so it is the round's number from 0: the state needs no counter."""
+        return state["round"] - 1
 
     @staticmethod
     def advance(state: State, *, stop_at: int | None = None) -> bool:

@@ -19,6 +19,10 @@ The state is a JSON-ready dict that only this module reads:
     throw (the others are the *free* dice: exactly the dice of the last throw);
 ``turn_points``
     the value of every selection set aside this turn;
+``throws``
+    the throws of the turn so far (hot dice do not start again from 0), which the next
+    throw's dice are derived from. States saved before this key existed lack it: their
+    games' dice are drawn in order and ignore it;
 ``totals``
     every seat's banked points;
 ``final_from``
@@ -43,7 +47,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from .commands import Bank, Command, Pass, Roll
-from .dice import FACES, Rng, check_indices, counts, throw
+from .dice import FACES, DiceSource, check_indices, counts
 from .errors import RuleError
 from .ruleset import Entry, Event, Option, Outcome, Ruleset, State, View, best_seats
 
@@ -244,6 +248,7 @@ class TenThousand(Ruleset):
             "dice": None,
             "set_aside": [False] * DICE,
             "turn_points": 0,
+            "throws": 0,
             "totals": [0] * seats,
             "final_from": None,
             "left": [False] * seats,
@@ -303,7 +308,7 @@ class TenThousand(Ruleset):
         *,
         command: Command,
         options: Mapping[str, Any],
-        rng: Rng,
+        dice: DiceSource,
     ) -> None:
         outcome.state.pop("last_bust", None)
         match command:
@@ -317,7 +322,7 @@ class TenThousand(Ruleset):
             # Positions are checked before the turn state: a malformed request is always 400.
             case Roll(set_aside=given):
                 chosen = [] if given is None else check_indices(given, DICE, field="set_aside")
-                self._roll(outcome, chosen, options, rng)
+                self._roll(outcome, chosen, options, dice)
             case Bank(set_aside=given):
                 self._bank(outcome, check_indices(given, DICE, field="set_aside"), options)
 
@@ -346,7 +351,7 @@ class TenThousand(Ruleset):
         )
 
     def _roll(
-        self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any], rng: Rng
+        self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any], source: DiceSource
     ) -> None:
         state = outcome.state
         seat = state["current"]
@@ -363,8 +368,12 @@ class TenThousand(Ruleset):
                 state["set_aside"] = [False] * DICE
         dice = state["dice"]
         thrown = [i for i, aside in enumerate(state["set_aside"]) if not aside]
-        for i, face in zip(thrown, throw(rng, len(thrown)), strict=True):
+        roll = state.get("throws", 0)
+        for i, face in zip(
+            thrown, source.throw(seat, self.turn_index(state), roll, thrown), strict=True
+        ):
             dice[i] = face
+        state["throws"] = roll + 1
         outcome.events.append(Event("rolled", seat, {"dice": list(dice), "thrown": thrown}))
         faces = [dice[i] for i in thrown]
         if not can_score(faces):
@@ -411,7 +420,7 @@ class TenThousand(Ruleset):
     def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
         """Clear the turn, then end the game or hand the dice to the next seat."""
         state = outcome.state
-        state.update(dice=None, set_aside=[False] * DICE, turn_points=0)
+        state.update(dice=None, set_aside=[False] * DICE, turn_points=0, throws=0)
         if not self.advance(state, stop_at=state["final_from"]):
             self.finish(outcome, options)
 
@@ -419,7 +428,8 @@ class TenThousand(Ruleset):
         state = outcome.state
         winners = best_seats(state["totals"], state["left"])
         state.update(
-            dice=None, set_aside=[False] * DICE, turn_points=0, finished=True, winners=winners
+            dice=None, set_aside=[False] * DICE, turn_points=0, throws=0, finished=True,
+            winners=winners,
         )
         outcome.events.append(
             Event("finished", None, {"winners": list(winners), "totals": list(state["totals"])})
