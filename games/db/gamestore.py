@@ -7,6 +7,8 @@ that changed, a joining seat, the events and the entries (``game_update``). The 
 decide what changes, from the rules engine's outcome; this module only stores it, with the
 plain SQL of ``games.db.rows``. On PostgreSQL each step is one round trip: a create is one,
 any other change two (the lock and read, then the writes).
+
+The live event streams read a game's log here too (``game_log``), without a lock.
 """
 
 from collections.abc import Sequence
@@ -78,6 +80,24 @@ def game_update(game: Game, change: Change, *, joined: Sequence[Player] = ()) ->
         rows.update(player, ["total"]) for player in change.totals if player.pk is not None
     )
     _write(statements, joined, change)
+
+
+def game_log(game_id: Any, *, after: int, limit: int) -> tuple[str, int, list[Event]] | None:
+    """The game's status and last seq, and the first ``limit`` events of its log after seq
+    ``after``; None for an id that is not a game's. One round trip on PostgreSQL."""
+    key = _key(game_id)
+    if key is None:
+        return None
+    found, events = rows.run([
+        rows.select(Game, "id = %s", [key], fields=("status", "last_seq")),
+        rows.select(
+            Event, "game_id = %s AND seq > %s", [key, after, limit], tail=" ORDER BY seq LIMIT %s"
+        ),
+    ])
+    if not found:
+        return None
+    status, last_seq = found[0]
+    return status, last_seq, rows.instances(Event, events)
 
 
 def _key(game_id: Any) -> Any:

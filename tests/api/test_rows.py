@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.db.gamestore import Change, game_insert, game_lock, game_update
+from games.db.gamestore import Change, game_insert, game_lock, game_log, game_update
 from games.models import Event, Game, Player, ScoreEntry
 
 pytestmark = pytest.mark.django_db
@@ -89,10 +89,20 @@ def test_a_change_grows_the_version_and_writes_totals_a_joined_seat_events_and_e
     assert list(Event.objects.filter(game=game).values_list("seq", flat=True)) == [1, 2, 3, 4]
 
 
+def test_the_log_is_read_after_a_position_a_batch_at_a_time() -> None:
+    game, _ = new_game()
+    status, last_seq, events = game_log(game.pk, after=0, limit=1)
+    assert (status, last_seq, [e.seq for e in events]) == ("active", 2, [1])
+    assert events[0] == Event.objects.get(game=game, seq=1)
+    assert [e.type for e in game_log(game.pk, after=1, limit=5)[2]] == ["scored"]
+    assert game_log(game.pk, after=2, limit=5)[2] == []
+
+
 @pytest.mark.parametrize("game_id", [uuid.uuid4(), "not-a-game", str(uuid.uuid4())])
 def test_an_id_that_is_no_games_finds_nothing(game_id: object) -> None:
     new_game()
     assert game_lock(game_id) is None
+    assert game_log(game_id, after=0, limit=5) is None
 
 
 def test_on_postgresql_each_step_is_one_round_trip() -> None:
