@@ -9,6 +9,7 @@ plain data (the game and its seats); how that is shown is the caller's business.
 
 import hashlib
 import json
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -19,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.db import gamestore
-from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry, Student
+from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from games.play import replays
 from games.play.errors import ServiceError
 from games.play.strategy import game_strategy_require, strategy_require
@@ -50,12 +51,14 @@ def game_create(
     players: Sequence[Seat],
     open_seats: int = 0,
     seed: int | None = None,
-    student: Student | None = None,
+    student_id: uuid.UUID | None = None,
+    classroom_id: uuid.UUID | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
     A game with no person seat and no open seat is played to its end within this call.
-    ``student``: the student whose API key created it; the game then belongs to them.
+    ``student_id``: the student whose API key created it, in ``classroom_id``; the game then
+    belongs to them.
     """
     # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
     if any(p.computer == "optimal" for p in players):
@@ -68,8 +71,8 @@ def game_create(
         options=chosen,
         ranked=seed is None,
         seed=seed,
-        student=student,
-        classroom_id=student.classroom_id if student is not None else None,
+        student_id=student_id,
+        classroom_id=classroom_id,
     )
     match = _match(game, players)
     outcome = match.new(open_seats=open_seats, dice=_dice(game), mind=_mind(game))
