@@ -61,7 +61,7 @@ def test_a_change_grows_the_version_and_writes_totals_a_joined_seat_events_and_e
     game, (ann, bot) = game_lock(game.pk)
     before = game.updated_at
     game.state = {"dice": [6, 6, 6, 6, 6], "nested": {"ok": True}}
-    game.status, game.winners, game.last_seq = Game.Status.FINISHED, [0, 2], 4
+    game.status, game.winners, game.last_seq = "finished", [0, 2], 4
     ann.total = 50
     cid = Player(game=game, seat=2, name="Cid", total=3)
     game_update(game, Change(
