@@ -40,10 +40,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHt
 from django.views.decorators.csrf import csrf_exempt
 
 from games.api.render import render_event
-from games.db import rows
+from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.problems import problem_response
-from games.models import Event, Game
+from games.models import Game
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring.match import GameStatus
 
@@ -59,7 +59,6 @@ MAX_POSITION = 2**31 - 1  # the events endpoint's bound on `after`
 POSITION_RE = re.compile(r"[0-9]{1,10}")
 
 RETRY = f"retry: {RETRY_MILLISECONDS}\n\n".encode()
-AFTER_TAIL = f" ORDER BY seq LIMIT {BATCH}"  # the events after a position, a batch of them
 KEEP_ALIVE = b": keep-alive\n\n"
 
 
@@ -109,20 +108,16 @@ def _read(game_id: uuid.UUID, after: int) -> Progress | None:
     Runs in a thread (the view's; for a stream's later reads, one of the server's request
     threads), then closes the connection it used (on PostgreSQL: gives it back to the pool),
     so that a waiting stream holds none. Plain SQL in one round trip on PostgreSQL
-    (``games.db.rows``): every stream reads on opening and again on each move of its game, and
-    through the ORM building the two queries cost more than running them.
+    (``games.db.gamestore``): every stream reads on opening and again on each move of its
+    game, and through the ORM building the two queries cost more than running them.
     """
     try:
-        key = Game._meta.pk.get_db_prep_value(game_id, connection)
-        found, rows_after = rows.run([
-            rows.select(Game, "id = %s", [key], fields=("status", "last_seq")),
-            rows.select(Event, "game_id = %s AND seq > %s", [key, after], tail=AFTER_TAIL),
-        ])
-        if not found:
+        found = game_log(game_id, after=after, limit=BATCH)
+        if found is None:
             return None
-        status, last_seq = found[0]
-        events = [render_event(event) for event in rows.instances(Event, rows_after)]
-        return Progress(over=status in OVER, last_seq=last_seq, events=events)
+        status, last_seq, events = found
+        rendered = [render_event(event) for event in events]
+        return Progress(over=status in OVER, last_seq=last_seq, events=rendered)
     finally:
         if not connection.in_atomic_block:  # a transaction around the view (a test's) keeps it
             connection.close()

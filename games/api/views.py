@@ -192,13 +192,15 @@ class GameViewSet(viewsets.GenericViewSet):
         given = GameCreateIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
+        student = request_student(request)
         created = services.game_create(
             ruleset_id=data["ruleset"],
             options=data["options"],
             players=[Seat(p["name"], p["computer"]) for p in data["players"]],
             open_seats=data["open_seats"],
             seed=data["seed"],
-            student=request_student(request),
+            student_id=student.id if student is not None else None,
+            classroom_id=student.classroom_id if student is not None else None,
         )
         body = render_game(created.game, created.players, created.tokens)
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")

@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import uuid
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -41,23 +42,23 @@ def digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def key_issue(*, classroom: Classroom, student: Student | None = None) -> str:
+def key_issue(*, classroom_id: uuid.UUID, student_id: uuid.UUID | None = None) -> str:
     """A new key for the classroom's teacher (no student) or for a student; shown once."""
     prefix = "".join(secrets.choice(PREFIX_ALPHABET) for _ in range(10))
     key = f"dk_{prefix}_{secrets.token_urlsafe(32)}"
     ApiKey.objects.create(
         prefix=prefix,
         digest=digest(key),
-        role=ApiKey.Role.STUDENT if student is not None else ApiKey.Role.TEACHER,
-        classroom=classroom,
-        student=student,
+        role=ApiKey.Role.STUDENT if student_id is not None else ApiKey.Role.TEACHER,
+        classroom_id=classroom_id,
+        student_id=student_id,
     )
     return key
 
 
-def keys_revoke(*, student: Student) -> int:
+def keys_revoke(*, student_id: uuid.UUID) -> int:
     """Every live key of the student stops working at once."""
-    return ApiKey.objects.filter(student=student, revoked_at__isnull=True).update(
+    return ApiKey.objects.filter(student_id=student_id, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
 

@@ -58,7 +58,7 @@ def classroom_create(*, name: str) -> Opened:
         try:
             with transaction.atomic():
                 classroom = Classroom.objects.create(name=name, join_code=_new_code())
-                return Opened(classroom=classroom, teacher_key=key_issue(classroom=classroom))
+                return Opened(classroom=classroom, teacher_key=key_issue(classroom_id=classroom.id))
         except IntegrityError:
             continue
     raise ServiceError("server_error", "no free join code was found; try again")
@@ -74,7 +74,7 @@ def classroom_join(*, join_code: str, name: str) -> Joined:
             student = Student.objects.create(
                 classroom=classroom, name=name, name_key=name.casefold()
             )
-            key = key_issue(classroom=classroom, student=student)
+            key = key_issue(classroom_id=classroom.id, student_id=student.id)
     except IntegrityError:
         raise ServiceError(
             "name_taken", f"the name {name!r} is taken in this classroom: choose another"
@@ -114,7 +114,7 @@ def _student(classroom: Classroom, student_id: uuid.UUID) -> Student:
 def student_key_revoke(*, classroom: Classroom, student_id: uuid.UUID) -> Student:
     """The student's key stops working at once; the student and their games stay."""
     student = _student(classroom, student_id)
-    keys_revoke(student=student)
+    keys_revoke(student_id=student.id)
     return student
 
 
@@ -122,8 +122,8 @@ def student_key_rotate(*, classroom: Classroom, student_id: uuid.UUID) -> tuple[
     """A new key for the student (shown only now); every older one stops working."""
     student = _student(classroom, student_id)
     with transaction.atomic():
-        keys_revoke(student=student)
-        key = key_issue(classroom=classroom, student=student)
+        keys_revoke(student_id=student.id)
+        key = key_issue(classroom_id=classroom.id, student_id=student.id)
     return student, key
 
 

@@ -1,8 +1,8 @@
-"""The reads and writes every move makes, as plain SQL built from the models' own fields.
+"""Plain SQL built from the models' own fields: the statements ``games.db.gamestore`` runs.
 
-A move reads its game (locked) and its seats, then updates the game and inserts its events
-(and its score entries). Through the ORM most of their cost was building the SQL and the
-objects, not running them: about 0.3 ms of the processor's time per statement. Here a
+Every move reads its game (locked) and its seats, then updates the game and inserts its
+events (and its score entries). Through the ORM most of their cost was building the SQL and
+the objects, not running them: about 0.3 ms of the processor's time per statement. Here a
 statement is one line of SQL. Each value written goes through its field exactly as the ORM
 would send it (``pre_save`` for the ``auto_now`` dates, ``get_db_prep_save`` for JSON, UUIDs
 and dates), and each value read through the converters the ORM would apply
@@ -17,7 +17,7 @@ by one.
 """
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,20 +139,41 @@ def update(obj: models.Model, names: Sequence[str]) -> Statement:
     )
 
 
-def insert(model: type[models.Model], objs: Iterable[models.Model]) -> list[Statement]:
+def insert(
+    model: type[models.Model],
+    objs: Iterable[models.Model],
+    *,
+    returning: Sequence[str] = (),
+    looked_up: Mapping[str, Callable[[Any], Statement]] | None = None,
+) -> list[Statement]:
     """``INSERT`` the rows of ``objs`` in one statement, every field but the automatic id
-    (no statement at all for no rows). Nothing is read back: new rows' ids are not needed."""
+    (no statement at all for no rows).
+
+    ``returning``: fields to read back from the new rows, one row each (in no promised
+    order: name one that tells them apart). ``looked_up``: fields whose value each row takes
+    from a ``SELECT`` of one value (:func:`select`, given the object), not from the object:
+    the id of a row inserted earlier in the same round trip, which is not known yet.
+    """
     rows = list(objs)
     if not rows:
         return []
+    found = looked_up or {}
     meta, quote = model._meta, connection.ops.quote_name
     fields = [field for field in meta.concrete_fields if field is not meta.auto_field]
     columns = ", ".join(quote(field.column) for field in fields)
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    params = [_value(obj, field, add=True) for obj in rows for field in fields]
-    return [
-        Statement(
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([one] * len(rows))}",  # noqa: S608
-            params,
-        )
-    ]
+    values, params = [], []
+    for obj in rows:
+        cells = []
+        for field in fields:
+            if field.name in found:
+                lookup = found[field.name](obj)
+                cells.append(f"({lookup.sql})")
+                params.extend(lookup.params)
+            else:
+                cells.append("%s")
+                params.append(_value(obj, field, add=True))
+        values.append("(" + ", ".join(cells) + ")")
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join(values)}"  # noqa: S608
+    if returning:
+        sql += " RETURNING " + ", ".join(quote(meta.get_field(name).column) for name in returning)
+    return [Statement(sql, params, reads=bool(returning))]

@@ -9,18 +9,18 @@ plain data (the game and its seats); how that is shown is the caller's business.
 
 import hashlib
 import json
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from games.db import rows
-from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry, Student
+from games.db import gamestore
+from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from games.play import replays
 from games.play.errors import ServiceError
 from games.play.strategy import game_strategy_require, strategy_require
@@ -51,12 +51,14 @@ def game_create(
     players: Sequence[Seat],
     open_seats: int = 0,
     seed: int | None = None,
-    student: Student | None = None,
+    student_id: uuid.UUID | None = None,
+    classroom_id: uuid.UUID | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
     A game with no person seat and no open seat is played to its end within this call.
-    ``student``: the student whose API key created it; the game then belongs to them.
+    ``student_id``: the student whose API key created it, in ``classroom_id``; the game then
+    belongs to them.
     """
     # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
     if any(p.computer == "optimal" for p in players):
@@ -69,8 +71,8 @@ def game_create(
         options=chosen,
         ranked=seed is None,
         seed=seed,
-        student=student,
-        classroom_id=student.classroom_id if student is not None else None,
+        student_id=student_id,
+        classroom_id=classroom_id,
     )
     match = _match(game, players)
     outcome = match.new(open_seats=open_seats, dice=_dice(game), mind=_mind(game))
@@ -78,7 +80,7 @@ def game_create(
     seats = [{"seat": s, "name": p.name, "computer": p.computer} for s, p in enumerate(players)]
     created = {"ruleset": ruleset.id, "options": chosen, "seed": seed, "players": seats}
     outcome.events.insert(0, RuleEvent("created", None, created | {"open_seats": open_seats}))
-    rows = [
+    seated = [
         Player(
             game=game,
             seat=seat,
@@ -88,9 +90,10 @@ def game_create(
         )
         for seat, p in enumerate(players)
     ]
+    change = _apply(game, seated, outcome)
     with transaction.atomic():
-        _save(game, rows, outcome, new=True)
-    return Played(game=game, players=rows, tokens=tokens)
+        gamestore.game_insert(game, seated, change)
+    return Played(game=game, players=seated, tokens=tokens)
 
 
 def game_play(
@@ -126,7 +129,7 @@ def game_play(
         outcome = _match(game, players).play(
             game.state, seat=seat, command=command, dice=_dice(game), mind=_mind(game)
         )
-        _save(game, players, outcome)
+        gamestore.game_update(game, _apply(game, players, outcome))
         if idempotency_key is not None:
             IdempotencyRecord.objects.create(
                 game=game,
@@ -150,11 +153,11 @@ def game_join(*, game_id: Any, command: Join) -> Played:
             game.state, seat=None, command=command, dice=_dice(game), mind=_mind(game)
         )
         token = new_token()
-        joined = Player.objects.create(
+        joined = Player(
             game=game, seat=len(players), name=command.name, token_hash=hash_token(token)
         )
         players.append(joined)
-        _save(game, players, outcome)
+        gamestore.game_update(game, _apply(game, players, outcome), joined=[joined])
     return Played(game=game, players=players, tokens={joined.seat: token})
 
 
@@ -162,7 +165,8 @@ def game_abandon(*, game_id: Any, by: str) -> Game:
     """Mark a game that is not over ``abandoned``, logged like any change."""
     with transaction.atomic():
         game, players = _locked(game_id)
-        _save(game, players, _match(game, players).abandon(game.state, by=by))
+        outcome = _match(game, players).abandon(game.state, by=by)
+        gamestore.game_update(game, _apply(game, players, outcome))
     return game
 
 
@@ -197,44 +201,17 @@ def _mind(game: Game) -> Rng:
     return secure_rng() if game.seed is None else seeded_rng(game.seed, -game.version)
 
 
-# The reads every change begins with, in plain SQL (games.db.rows): building them with the ORM
-# cost more of the processor's time than running them, and they come with every move.
-
-
-NO_GAME = "no game with this id"
-
-
 def _locked(game_id: Any) -> tuple[Game, list[Player]]:
-    """The game, its row locked until the change commits, and its seats in order.
-
-    One round trip on PostgreSQL: the seats are read after the lock is granted, so they are
-    those of the last change committed. SQLite has no ``FOR UPDATE``; it locks the whole
-    database when the transaction begins.
-    """
-    try:
-        key = Game._meta.pk.get_db_prep_value(Game._meta.pk.to_python(game_id), connection)
-    except ValidationError:
-        raise ServiceError("not_found", NO_GAME) from None
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    found, seats = rows.run([
-        rows.select(Game, "id = %s", [key], tail=lock),
-        rows.select(Player, "game_id = %s", [key], tail=" ORDER BY seat"),
-    ])
-    if not found:
-        raise ServiceError("not_found", NO_GAME)
-    game = rows.instances(Game, found)[0]
-    players = rows.instances(Player, seats)
-    for player in players:
-        Player.game.field.set_cached_value(player, game)
-    return game, players
+    """The game, locked until the change commits, and its seats; ``not_found`` if none."""
+    found = gamestore.game_lock(game_id)
+    if found is None:
+        raise ServiceError("not_found", "no game with this id")
+    return found
 
 
-def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = False) -> None:
-    """Write what the engine decided: state, status, version, log, score entries, totals.
-
-    A ``new`` game and its seats are inserted (at version 1); a game that exists is
-    updated and its version grows by one.
-    """
+def _apply(game: Game, players: Sequence[Player], outcome: Outcome) -> gamestore.Change:
+    """Sets what the engine decided on the game and its seats (state, status, log position,
+    totals; the finish time and winners once it is over); the rows the change adds."""
     view = get_ruleset(game.ruleset).view(outcome.state, options=game.options)
     first_seq = game.last_seq + 1
     game.state = outcome.state
@@ -247,36 +224,21 @@ def _save(game: Game, players: list[Player], outcome: Outcome, *, new: bool = Fa
     changed = [p for p in players if p.total != view.totals[p.seat]]
     for player in changed:
         player.total = view.totals[player.seat]
-    writes: list[rows.Statement] = []
-    if new:
-        game.save(force_insert=True)
-        Player.objects.bulk_create(players)
-    else:
-        game.version += 1
-        writes.append(rows.update(game, [*SAVED_FIELDS, "version"]))
-        writes.extend(rows.update(player, ["total"]) for player in changed)
-    writes += rows.insert(
-        Event,
-        (
+    by_seat = {player.seat: player for player in players}
+    return gamestore.Change(
+        events=[
             Event(game=game, seq=first_seq + i, type=e.type, seat=e.seat, data=e.data)
             for i, e in enumerate(outcome.events)
-        ),
-    )
-    by_seat = {player.seat: player for player in players}
-    writes += rows.insert(
-        ScoreEntry,
-        (
+        ],
+        entries=[
             ScoreEntry(
                 game=game, player=by_seat[e.seat], category=e.category, points=e.points,
                 round=e.round,
             )
             for e in outcome.entries
-        ),
+        ],
+        totals=changed,
     )
-    rows.run(writes)
-
-
-SAVED_FIELDS = ["state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners"]
 
 
 def _fingerprint(seat: int, command: Command) -> str:

@@ -6,8 +6,8 @@ import pytest
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
+from games.db.gamestore import game_lock
 from games.models import Game, Player
-from games.play.services import _locked
 from tests.conftest import postgres_only
 
 from .conftest import Api
@@ -49,7 +49,7 @@ def test_twenty_threads_rolling_one_fresh_turn_get_exactly_three_rolls():
 @postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_a_change_waiting_for_the_lock_reads_the_seats_the_holder_committed():
-    """The game and its seats are read in one call (games.db.rows); the seats' read must still
+    """The game and its seats are read in one call (games.db.gamestore); the seats' read must still
     come after the lock is granted, so a seat joined meanwhile is seen."""
     game = Api(APIClient()).create(("Ann",), open_seats=1)
     locked, read = threading.Event(), []
@@ -68,7 +68,7 @@ def test_a_change_waiting_for_the_lock_reads_the_seats_the_holder_committed():
         try:
             locked.wait()
             with transaction.atomic():
-                read.extend(p.name for p in _locked(game["id"])[1])
+                read.extend(p.name for p in game_lock(game["id"])[1])
         finally:
             connection.close()
 

@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 
 @pytest.mark.parametrize("seats", [1, 8])
@@ -64,10 +65,12 @@ def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_max_num_
 def test_a_whole_game_costs_what_the_load_benchmark_prints() -> None:
     """The queries per request that ``make bench`` prints (tests/bench/queries.py), pinned.
 
-    A query is one call to the database, ``BEGIN`` and ``COMMIT`` included. A move reads
-    its game and seats, then writes: on PostgreSQL each of the two is one call carrying its
-    statements (``games.db.rows``); SQLite takes them one by one (a roll: the game, the seats,
-    the game's update and the event; a score adds the seat's total and the score entry).
+    A query is one call to the database, ``BEGIN`` and ``COMMIT`` included. A create writes
+    the game, its seats and its first event: on PostgreSQL in one call (``games.db.gamestore``),
+    on SQLite one by one. A move reads its game and seats, then writes: on PostgreSQL each of
+    the two is one call carrying its statements; SQLite takes them one by one (a roll: the
+    game, the seats, the game's update and the event; a score adds the seat's total and the
+    score entry).
     The event streams are told by a trigger on the event log (PostgreSQL), which costs no
     query. The first move of a game in a process also asks once whether a seat plays from a
     strategy table (``games.play.strategy``: its table must be loaded before the game is locked);
@@ -76,7 +79,23 @@ def test_a_whole_game_costs_what_the_load_benchmark_prints() -> None:
     from tests.bench.queries import count
 
     if connection.vendor == "postgresql":
-        moves = {"roll": 5, "hold": 4, "score": 4}
+        calls = {"create": 3, "roll": 5, "hold": 4, "score": 4}
     else:
-        moves = {"roll": 7, "hold": 6, "score": 8}
-    assert count() == {"create": 5, **moves, "health": 1}
+        calls = {"create": 5, "roll": 7, "hold": 6, "score": 8}
+    assert count() == {**calls, "health": 1}
+
+
+@pytest.mark.django_db(transaction=True)  # commits for real, as the service does: no savepoints
+def test_a_join_writes_its_new_seat_with_the_rest_of_the_change(api) -> None:
+    """A join asks whether a seat plays from a strategy table, then, like a move, reads its
+    game and seats and writes, the new seat with the rest: on PostgreSQL ``BEGIN``, the read,
+    the writes, ``COMMIT``; on SQLite the game, the seats, the game's update, the seat and
+    the event one by one."""
+    game = api.create(("Ann",), open_seats=1)
+    with CaptureQueriesContext(connection) as queries:
+        joined = api.client.post(
+            f"/api/v1/games/{game['id']}/join/", {"name": "Bob"}, format="json"
+        )
+    assert joined.status_code == 201
+    assert len(queries) == (5 if connection.vendor == "postgresql" else 8)
+    assert [p["name"] for p in api.get(game)["players"]] == ["Ann", "Bob"]
