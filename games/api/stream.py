@@ -43,7 +43,6 @@ from games.api.render import render_event
 from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.problems import problem_response
-from games.models import Game
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring.match import GameStatus
 
