@@ -3,6 +3,8 @@
 from typing import Any, ClassVar
 
 from django.core.validators import RegexValidator
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -126,6 +128,49 @@ class FiveDiceField(DiceField):
 
 # A name shows somewhere: at least one visible character, and no NUL (no database keeps it).
 NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
+
+def _character_class(characters: list[str]) -> str:
+    """Characters as a regular expression's class body, in ``\\uXXXX`` escapes and ranges,
+    which Python and ECMAScript read alike."""
+    spans: list[list[int]] = []
+    for code in sorted(map(ord, characters)):
+        if spans and code == spans[-1][1] + 1:
+            spans[-1][1] = code
+        else:
+            spans.append([code, code])
+    return "".join(
+        f"\\u{low:04x}" if low == high else f"\\u{low:04x}-\\u{high:04x}" for low, high in spans
+    )
+
+
+# What a trimmed text that may not be blank takes: no NUL (DRF refuses it anywhere), and a
+# character that str.strip() keeps. The white space is listed, not written \s, because
+# Python's and ECMAScript's \s differ.
+_DROPPED = _character_class(["\x00", *(chr(c) for c in range(0x10000) if chr(c).isspace())])
+VISIBLE_TEXT = f"^[^\\u0000]*[^{_DROPPED}][^\\u0000]*$"
+
+
+class VisibleTextSchema(OpenApiSerializerFieldExtension):
+    """A request's text field that trims and refuses a blank shows :data:`VISIBLE_TEXT` as
+    its pattern, so that a text the schema calls valid is not refused as blank or for a NUL.
+    (It implies :data:`NAME`, which the name fields check as well.)"""
+
+    target_class = serializers.CharField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> Any:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        field = self.target
+        if (
+            direction == "request"
+            and field.trim_whitespace
+            and not field.allow_blank
+            and schema.get("type") == "string"
+            and "enum" not in schema
+        ):
+            schema["pattern"] = VISIBLE_TEXT
+        return schema
+
 
 
 def name_field(**kwargs: Any) -> StrictCharField:

@@ -1,5 +1,7 @@
 """The OpenAPI schema and its documentation pages."""
 
+import re
+
 from django.core.management import call_command
 
 
@@ -96,6 +98,17 @@ def test_every_operation_declares_its_security_and_the_description_names_every_r
     assert document["paths"]["/api/v1/games/"]["get"]["security"] == []
     for name in ("Yahtzee", "Yatzy", "Forced Yatzy", "Maxi Yatzy", "Ten Thousand"):
         assert name in document["info"]["description"]
+
+
+def test_trimmed_texts_need_a_character_the_service_keeps(client):
+    document = schema(client)
+    name = document["components"]["schemas"]["JoinInRequest"]["properties"]["name"]
+    query = document["paths"]["/api/v1/games/"]["get"]["parameters"]
+    player = next(parameter for parameter in query if parameter["name"] == "player")
+    for pattern in (name["pattern"], player["schema"]["pattern"]):
+        kept = re.compile(pattern)
+        assert kept.search("Ann") and kept.search(" Ann\u00e9 ")
+        assert not kept.search(" \t\u3000\x1c") and not kept.search("A\x00nn")
 
 
 def test_pages_on_other_origins_may_read_the_replay_header(settings):
