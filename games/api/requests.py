@@ -15,7 +15,7 @@ from games.http.strict import (
     StrictIntegerField,
     StrictSerializer,
 )
-from scoring import RULESETS, Option
+from scoring import RULESETS
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 
 
@@ -28,51 +28,14 @@ INT64 = 2**63 - 1
 MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
 
 
-def _option_schema(option: Option) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": JSON_TYPES[option.kind], "description": option.description}
-    if option.values and option.kind is not bool:
-        schema["enum"] = list(option.values)
-    for key, value in (
-        ("minimum", option.minimum), ("maximum", option.maximum), ("multipleOf", option.step)
-    ):
-        if value is not None:
-            schema[key] = value
-    return schema
-
-
-JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
-OPTION_SCHEMAS = {
-    option.id: _option_schema(option) for ruleset in RULESETS.values() for option in ruleset.options
-}
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": OPTION_SCHEMAS,
-        "additionalProperties": False,
-        "description": "House rules, each named by its id; each ruleset takes only its own "
-        "(see `options` of /api/v1/rulesets/); missing ones take their defaults.",
-    }
-)
 class OptionsField(serializers.DictField):
-    """House rules: a JSON object; which names and values a ruleset takes is its own check."""
+    """House rules: a JSON object; which names and values a ruleset takes is its own check
+    (the schema shows each ruleset's: ``games.api.variants``)."""
 
 
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": {
-            box: {"type": "integer", "minimum": 0, "maximum": MOST_POINTS, "nullable": True}
-            for box in BOX_IDS
-        },
-        "additionalProperties": False,
-        "description": "Box id to points, or null for an open box; missing boxes are open. "
-        "Only the ruleset's own boxes may be named.",
-    }
-)
 class ScorecardField(serializers.DictField):
-    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check."""
+    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check
+    (the schema shows each ruleset's: ``games.api.variants``)."""
 
     child = StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS)
 
@@ -129,6 +92,7 @@ class FiveDiceField(DiceField):
 # A name shows somewhere: at least one visible character, and no NUL (no database keeps it).
 NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
 
+
 def _character_class(characters: list[str]) -> str:
     """Characters as a regular expression's class body, in ``\\uXXXX`` escapes and ranges,
     which Python and ECMAScript read alike."""
@@ -172,7 +136,6 @@ class VisibleTextSchema(OpenApiSerializerFieldExtension):
         return schema
 
 
-
 def name_field(**kwargs: Any) -> StrictCharField:
     return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)
 
@@ -184,9 +147,8 @@ class SeatIn(StrictSerializer):
         required=False,
         default=None,
         max_length=16,
-        help_text="Null (or absent) for a person; for a computer seat its strategy: `random`, "
-        "`greedy` or `optimal` (Ten Thousand also `classic`). Computer seats play their turns "
-        "at once, within the request that ends the previous seat's turn.",
+        help_text="Null (or absent) for a person; for a computer seat its strategy, one of the "
+        "ruleset's computer levels.",
     )
 
 

@@ -81,11 +81,13 @@ def test_response_headers_are_declared(client):
 
 def test_request_fields_with_a_default_are_optional_and_say_their_default(client):
     components = schema(client)["components"]["schemas"]
-    create = components["GameCreateInRequest"]
+    create = components["YahtzeeGameCreateInRequest"]
     assert "default" not in create["properties"]["open_seats"]
     assert "Default: `0`." in create["properties"]["open_seats"]["description"]
     assert "open_seats" not in create["required"]
-    assert "default" not in components["AdviceInRequest"]["properties"]["yahtzee_bonus"]
+    joker = create["properties"]["options"]["properties"]["joker"]
+    assert "default" not in joker and "Default: `\"forced\"`." in joker["description"]
+    assert "default" not in components["YahtzeeAdviceInRequest"]["properties"]["yahtzee_bonus"]
 
 
 def test_every_operation_declares_its_security_and_the_description_names_every_ruleset(client):
