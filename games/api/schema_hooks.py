@@ -201,6 +201,52 @@ def _drop_examples(operation: dict[str, Any]) -> None:
             content.pop("examples", None)
 
 
+# -- what a created game leads to -------------------------------------------------------------
+
+CREATED = "$response.body#/id"
+FIRST_SEAT = "Bearer {$response.body#/players/0/token}"
+CREATED_LINKS = {
+    "GetGame": ("games_retrieve", "The game just created.", False),
+    "GetEvents": ("games_events_retrieve", "Its log.", False),
+    "FollowGame": ("games_stream_retrieve", "Its live event stream.", False),
+    "GetHint": ("games_hint_retrieve", "Advice for the seat to move.", False),
+    "GetAnalysis": ("games_analysis_retrieve", "Its analysis, once it is over.", False),
+    "JoinGame": ("games_join_create", "Take an open seat of it.", False),
+    "StartGame": (
+        "games_start_create",
+        "Its first seat, if a person, starts it with the token shown here (a game that "
+        "waits for open seats).",
+        True,
+    ),
+    "LeaveGame": (
+        "games_leave_create",
+        "Its first seat, if a person, leaves it with the token shown here.",
+        True,
+    ),
+}
+
+
+def link_the_created_game(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """OpenAPI links from the answer that creates a game to what may follow: reading it by
+    its id, joining it, and the moves of its first seat with the token the answer shows.
+
+    Only moves whose body every ruleset takes are linked (``start``, ``leave``): the body of
+    a roll or a box depends on the game's ruleset, which a link cannot choose.
+    """
+    created = result["paths"][CREATE_PATH]["post"]["responses"]["201"]
+    created["links"] = {
+        name: {
+            "operationId": operation,
+            "parameters": {"path.id": CREATED} | (
+                {"header.Authorization": FIRST_SEAT} if seated else {}
+            ),
+            "description": description,
+        }
+        for name, (operation, description, seated) in CREATED_LINKS.items()
+    }
+    return result
+
+
 def close_request_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Request bodies are refused when they carry a field they do not declare.
 

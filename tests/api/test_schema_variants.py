@@ -130,3 +130,13 @@ def test_the_calculator_and_advice_have_a_path_per_ruleset(document):
     dice = document["components"]["schemas"]["MaxiYatzyScoreInRequest"]["properties"]["dice"]
     assert (dice["minItems"], dice["maxItems"]) == (6, 6)
 
+
+def test_the_created_game_links_to_its_first_seat_s_moves(document):
+    links = document["paths"]["/api/v1/games/"]["post"]["responses"]["201"]["links"]
+    start = links["StartGame"]
+    assert start["operationId"] == "games_start_create"
+    assert start["parameters"] == {
+        "path.id": "$response.body#/id",
+        "header.Authorization": "Bearer {$response.body#/players/0/token}",
+    }
+    assert links["GetGame"]["parameters"] == {"path.id": "$response.body#/id"}
