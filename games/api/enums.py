@@ -2,11 +2,13 @@
 (settings' ``ENUM_NAME_OVERRIDES`` names them), so generated clients get exact types."""
 
 from scoring import RULESETS
+from scoring.strategy import levels_for
 
 BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
 RULESET_IDS = list(RULESETS)
 MOVES = sorted({move.action for ruleset in RULESETS.values() for move in ruleset.moves})
-COMPUTERS = ["random", "greedy", "optimal", "classic"]
+# Every ruleset's computer levels, each once, in the order the rulesets offer them.
+COMPUTERS = list(dict.fromkeys(level for ruleset in RULESETS for level in levels_for(ruleset)))
 EVENT_TYPES = [
     "created", "joined", "started", "rolled", "held", "scored", "scratched", "set_aside",
     "banked", "busted", "passed", "left", "finished", "abandoned",
