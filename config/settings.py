@@ -278,6 +278,8 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema_hooks.split_by_ruleset",
+        "games.api.schema_hooks.link_the_created_game",
         "games.api.schema_hooks.add_game_stream",
         "games.api.schema_hooks.close_request_objects",
         "games.api.schema_hooks.document_retry_after",

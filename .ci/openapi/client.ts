@@ -16,6 +16,15 @@ type Answer<P extends keyof paths, M extends "get" | "post", S extends number> =
   ? A
   : never;
 
+// The calculator and advice have one path per ruleset (advice: the rulesets it is given
+// for), each with that ruleset's own body.
+type RulesetPath<A extends string> = Extract<keyof paths, `/api/v1/rulesets/${string}/${A}/`>;
+type RulesetOf<P, A extends string> = P extends `/api/v1/rulesets/${infer R}/${A}/` ? R : never;
+export type Scored = RulesetOf<RulesetPath<"score">, "score">;
+export type Advised = RulesetOf<RulesetPath<"advice">, "advice">;
+type ScorePath<R extends Scored> = `/api/v1/rulesets/${R}/score/` & keyof paths;
+type AdvicePath<R extends Advised> = `/api/v1/rulesets/${R}/advice/` & keyof paths;
+
 export type Game = Schemas["GameOut"];
 export type Problem = Schemas["ProblemOut"];
 
@@ -93,11 +102,11 @@ export class DiceClient {
   rulesets() {
     return this.call<Answer<"/api/v1/rulesets/", "get", 200>>("GET", "/api/v1/rulesets/");
   }
-  calculate(ruleset: Schemas["RulesetIdEnum"], body: Body<"/api/v1/rulesets/{id}/score/", "post">) {
-    return this.call<Answer<"/api/v1/rulesets/{id}/score/", "post", 200>>("POST", `/api/v1/rulesets/${ruleset}/score/`, body);
+  calculate<R extends Scored>(ruleset: R, body: Body<ScorePath<R>, "post">) {
+    return this.call<Answer<ScorePath<R>, "post", 200>>("POST", `/api/v1/rulesets/${ruleset}/score/`, body);
   }
-  advice(ruleset: Schemas["RulesetIdEnum"], body: Body<"/api/v1/rulesets/{id}/advice/", "post">) {
-    return this.call<Answer<"/api/v1/rulesets/{id}/advice/", "post", 200>>("POST", `/api/v1/rulesets/${ruleset}/advice/`, body);
+  advice<R extends Advised>(ruleset: R, body: Body<AdvicePath<R>, "post">) {
+    return this.call<Answer<AdvicePath<R>, "post", 200>>("POST", `/api/v1/rulesets/${ruleset}/advice/`, body);
   }
   leaderboard(query: paths["/api/v1/leaderboard/"]["get"]["parameters"]["query"]) {
     const search = new URLSearchParams({ ruleset: query.ruleset });
@@ -154,10 +163,23 @@ export async function readmeWalkthrough(api: DiceClient): Promise<number> {
   const hint = await api.hint(ten.id);
   const advice = await api.advice("yahtzee", { scorecard: { chance: 22 }, dice: [3, 3, 5, 1, 3], rolls_left: 2 });
   const scores = await api.calculate("yahtzee", { dice: [6, 6, 6, 6, 6], scorecard: { yahtzee: 50 } });
+  const selection = await api.calculate("ten-thousand", { dice: [1, 5, 5] });
   const rulesets = await api.rulesets();
   const ids: Schemas["RulesetIdEnum"][] = rulesets.map((ruleset) => ruleset.id);
   const table = await api.leaderboard({ ruleset: "yahtzee", period: "week", limit: 10 });
   console.log(dice, choices, scratched, waiting.count, joined.players.length, bust?.lost, hint.method,
-    advice.expected_final, scores.scores, ids, table.map((row) => row.rank));
+    advice.expected_final, scores.scores, selection.points, ids, table.map((row) => row.rank));
   return total;
+}
+
+/** Each ruleset's bodies are its own: the compiler refuses what the service would refuse. */
+export function refusedByTheTypes(api: DiceClient): void {
+  // @ts-expect-error: `classic` plays Ten Thousand only
+  void api.createGame({ ruleset: "yahtzee", players: [{ name: "Bot", computer: "classic" }] });
+  // @ts-expect-error: Yatzy has no house rules
+  void api.createGame({ ruleset: "yatzy", players: [{ name: "Ann" }], options: { joker: "free" } });
+  // @ts-expect-error: Maxi Yatzy has no `yahtzee` box
+  void api.calculate("maxi-yatzy", { dice: [6, 6, 6, 6, 6, 6], scorecard: { yahtzee: 50 } });
+  // @ts-expect-error: no advice for Ten Thousand
+  void api.advice("ten-thousand", {});
 }

@@ -3,12 +3,14 @@
 
 from scoring import RULESETS
 from scoring.match import GameStatus
+from scoring.strategy import levels_for
 
 BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
 RULESET_IDS = list(RULESETS)
 GAME_STATUSES = [status.value for status in GameStatus]
 MOVES = sorted({move.action for ruleset in RULESETS.values() for move in ruleset.moves})
-COMPUTERS = ["random", "greedy", "optimal", "classic"]
+# Every ruleset's computer levels, each once, in the order the rulesets offer them.
+COMPUTERS = list(dict.fromkeys(level for ruleset in RULESETS for level in levels_for(ruleset)))
 EVENT_TYPES = [
     "created", "joined", "started", "rolled", "held", "scored", "scratched", "set_aside",
     "banked", "busted", "passed", "left", "finished", "abandoned",

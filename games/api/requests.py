@@ -3,6 +3,8 @@
 from typing import Any, ClassVar
 
 from django.core.validators import RegexValidator
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -13,7 +15,7 @@ from games.http.strict import (
     StrictIntegerField,
     StrictSerializer,
 )
-from scoring import RULESETS, Option
+from scoring import RULESETS
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 
 
@@ -26,51 +28,14 @@ INT64 = 2**63 - 1
 MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
 
 
-def _option_schema(option: Option) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": JSON_TYPES[option.kind], "description": option.description}
-    if option.values and option.kind is not bool:
-        schema["enum"] = list(option.values)
-    for key, value in (
-        ("minimum", option.minimum), ("maximum", option.maximum), ("multipleOf", option.step)
-    ):
-        if value is not None:
-            schema[key] = value
-    return schema
-
-
-JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
-OPTION_SCHEMAS = {
-    option.id: _option_schema(option) for ruleset in RULESETS.values() for option in ruleset.options
-}
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": OPTION_SCHEMAS,
-        "additionalProperties": False,
-        "description": "House rules, each named by its id; each ruleset takes only its own "
-        "(see `options` of /api/v1/rulesets/); missing ones take their defaults.",
-    }
-)
 class OptionsField(serializers.DictField):
-    """House rules: a JSON object; which names and values a ruleset takes is its own check."""
+    """House rules: a JSON object; which names and values a ruleset takes is its own check
+    (the schema shows each ruleset's: ``games.api.variants``)."""
 
 
-@extend_schema_field(
-    {
-        "type": "object",
-        "properties": {
-            box: {"type": "integer", "minimum": 0, "maximum": MOST_POINTS, "nullable": True}
-            for box in BOX_IDS
-        },
-        "additionalProperties": False,
-        "description": "Box id to points, or null for an open box; missing boxes are open. "
-        "Only the ruleset's own boxes may be named.",
-    }
-)
 class ScorecardField(serializers.DictField):
-    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check."""
+    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check
+    (the schema shows each ruleset's: ``games.api.variants``)."""
 
     child = StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS)
 
@@ -128,6 +93,49 @@ class FiveDiceField(DiceField):
 NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
 
 
+def _character_class(characters: list[str]) -> str:
+    """Characters as a regular expression's class body, in ``\\uXXXX`` escapes and ranges,
+    which Python and ECMAScript read alike."""
+    spans: list[list[int]] = []
+    for code in sorted(map(ord, characters)):
+        if spans and code == spans[-1][1] + 1:
+            spans[-1][1] = code
+        else:
+            spans.append([code, code])
+    return "".join(
+        f"\\u{low:04x}" if low == high else f"\\u{low:04x}-\\u{high:04x}" for low, high in spans
+    )
+
+
+# What a trimmed text that may not be blank takes: no NUL (DRF refuses it anywhere), and a
+# character that str.strip() keeps. The white space is listed, not written \s, because
+# Python's and ECMAScript's \s differ.
+_DROPPED = _character_class(["\x00", *(chr(c) for c in range(0x10000) if chr(c).isspace())])
+VISIBLE_TEXT = f"^[^\\u0000]*[^{_DROPPED}][^\\u0000]*$"
+
+
+class VisibleTextSchema(OpenApiSerializerFieldExtension):
+    """A request's text field that trims and refuses a blank shows :data:`VISIBLE_TEXT` as
+    its pattern, so that a text the schema calls valid is not refused as blank or for a NUL.
+    (It implies :data:`NAME`, which the name fields check as well.)"""
+
+    target_class = serializers.CharField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> Any:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        field = self.target
+        if (
+            direction == "request"
+            and field.trim_whitespace
+            and not field.allow_blank
+            and schema.get("type") == "string"
+            and "enum" not in schema
+        ):
+            schema["pattern"] = VISIBLE_TEXT
+        return schema
+
+
 def name_field(**kwargs: Any) -> StrictCharField:
     return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)
 
@@ -139,9 +147,8 @@ class SeatIn(StrictSerializer):
         required=False,
         default=None,
         max_length=16,
-        help_text="Null (or absent) for a person; for a computer seat its strategy: `random`, "
-        "`greedy` or `optimal` (Ten Thousand also `classic`). Computer seats play their turns "
-        "at once, within the request that ends the previous seat's turn.",
+        help_text="Null (or absent) for a person; for a computer seat its strategy, one of the "
+        "ruleset's computer levels.",
     )
 
 

@@ -5,12 +5,17 @@ generator, which DRF's responses cannot carry; spectacular documents only DRF vi
 operation is added here, by hand.
 """
 
+import copy
 import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from games.api import variants
 from games.api.docs import WHEN
 from games.api.enums import EVENT_TYPES
 from games.api.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
+from scoring import RULESETS, Ruleset
+from scoring.strategy import SUPPORTED
 
 STREAM_PATH = "/api/v1/games/{id}/stream/"
 
@@ -114,6 +119,133 @@ def add_game_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Adds the stream's operation beside the other game paths."""
     paths = {**result["paths"], STREAM_PATH: {"get": STREAM_OPERATION}}
     result["paths"] = dict(sorted(paths.items()))
+    return result
+
+
+# -- one variant per ruleset (games.api.variants) ------------------------------------------
+
+SCHEMAS = "#/components/schemas/"
+CREATE_PATH = "/api/v1/games/"
+# The calculator's and advice's examples in games.api.views are positions of this ruleset.
+EXAMPLES_RULESET = "yahtzee"
+
+
+def split_by_ruleset(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The request bodies that depend on the ruleset, exact for each ruleset.
+
+    - The create body is ``oneOf`` its rulesets' variants, told apart by ``ruleset``.
+    - The calculator and advice take the ruleset in their path: in the schema each is one
+      operation per ruleset, on that ruleset's concrete path (the URLs are the same), with
+      that ruleset's body. Advice is listed for the rulesets it is given for (those whose
+      strategy is solved); for another its path answers 400.
+    """
+    schemas = result["components"]["schemas"]
+    create = result["paths"][CREATE_PATH]["post"]
+    generic = _body_name(create)
+    seat = schemas[generic]["properties"]["players"]["items"]["$ref"].removeprefix(SCHEMAS)
+    mapping = {}
+    for ruleset in RULESETS.values():
+        name = variants.prefix(ruleset) + generic
+        schemas[name] = variants.create_body(schemas[generic], schemas[seat], ruleset)
+        mapping[ruleset.id] = SCHEMAS + name
+    schemas[generic] = {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "ruleset", "mapping": mapping},
+        "description": "A new game: the body of its ruleset (`ruleset` tells which).",
+    }
+    del schemas[seat]
+    solved = [ruleset for ruleset in RULESETS.values() if ruleset.id in SUPPORTED]
+    _per_ruleset(result, "score", RULESETS.values(), variants.score_body)
+    _per_ruleset(result, "advice", solved, variants.advice_body)
+    result["paths"] = dict(sorted(result["paths"].items()))
+    return result
+
+
+def _body_name(operation: dict[str, Any]) -> str:
+    """The name of the component an operation's JSON body refers to."""
+    reference = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    return reference.removeprefix(SCHEMAS)
+
+
+def _per_ruleset(
+    result: dict[str, Any],
+    action: str,
+    rulesets: Iterable[Ruleset],
+    body: Callable[[dict[str, Any], Any], dict[str, Any]],
+) -> None:
+    """Replaces ``/api/v1/rulesets/{id}/<action>/`` by one operation per ruleset."""
+    schemas = result["components"]["schemas"]
+    operation = result["paths"].pop(f"/api/v1/rulesets/{{id}}/{action}/")["post"]
+    generic = _body_name(operation)
+    for ruleset in rulesets:
+        name = variants.prefix(ruleset) + generic
+        schemas[name] = body(schemas[generic], ruleset)
+        own = copy.deepcopy(operation)
+        own["operationId"] = f"rulesets_{ruleset.id.replace('-', '_')}_{action}_create"
+        own["summary"] = f"{operation['summary']}: {ruleset.name}"
+        own["parameters"] = [p for p in own["parameters"] if p["in"] != "path"]
+        if not own["parameters"]:
+            del own["parameters"]
+        for content in own["requestBody"]["content"].values():
+            content["schema"] = {"$ref": SCHEMAS + name}
+        if ruleset.id != EXAMPLES_RULESET:
+            _drop_examples(own)
+        result["paths"][f"/api/v1/rulesets/{ruleset.id}/{action}/"] = {"post": own}
+    del schemas[generic]
+
+
+def _drop_examples(operation: dict[str, Any]) -> None:
+    for content in operation["requestBody"]["content"].values():
+        content.pop("examples", None)
+    for response in operation["responses"].values():
+        for content in response.get("content", {}).values():
+            content.pop("examples", None)
+
+
+# -- what a created game leads to -------------------------------------------------------------
+
+CREATED = "$response.body#/id"
+FIRST_SEAT = "Bearer {$response.body#/players/0/token}"
+CREATED_LINKS = {
+    "GetGame": ("games_retrieve", "The game just created.", False),
+    "GetEvents": ("games_events_retrieve", "Its log.", False),
+    "FollowGame": ("games_stream_retrieve", "Its live event stream.", False),
+    "GetHint": ("games_hint_retrieve", "Advice for the seat to move.", False),
+    "GetAnalysis": ("games_analysis_retrieve", "Its analysis, once it is over.", False),
+    "JoinGame": ("games_join_create", "Take an open seat of it.", False),
+    "StartGame": (
+        "games_start_create",
+        "Its first seat, if a person, starts it with the token shown here (a game that "
+        "waits for open seats).",
+        True,
+    ),
+    "LeaveGame": (
+        "games_leave_create",
+        "Its first seat, if a person, leaves it with the token shown here.",
+        True,
+    ),
+}
+
+
+def link_the_created_game(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """OpenAPI links from the answer that creates a game to what may follow: reading it by
+    its id, joining it, and the moves of its first seat with the token the answer shows.
+
+    Only moves whose body every ruleset takes are linked (``start``, ``leave``): the body of
+    a roll or a box depends on the game's ruleset, which a link cannot choose. (The live
+    schemathesis test does not follow the two moves: see tests/live/schemathesis.toml.)
+    """
+    created = result["paths"][CREATE_PATH]["post"]["responses"]["201"]
+    created["links"] = {
+        name: {
+            "operationId": operation,
+            "parameters": {"path.id": CREATED} | (
+                {"header.Authorization": FIRST_SEAT} if seated else {}
+            ),
+            "description": description,
+        }
+        for name, (operation, description, seated) in CREATED_LINKS.items()
+    }
     return result
 
 

@@ -1,5 +1,7 @@
 """The OpenAPI schema and its documentation pages."""
 
+import re
+
 from django.core.management import call_command
 
 
@@ -79,11 +81,13 @@ def test_response_headers_are_declared(client):
 
 def test_request_fields_with_a_default_are_optional_and_say_their_default(client):
     components = schema(client)["components"]["schemas"]
-    create = components["GameCreateInRequest"]
+    create = components["YahtzeeGameCreateInRequest"]
     assert "default" not in create["properties"]["open_seats"]
     assert "Default: `0`." in create["properties"]["open_seats"]["description"]
     assert "open_seats" not in create["required"]
-    assert "default" not in components["AdviceInRequest"]["properties"]["yahtzee_bonus"]
+    joker = create["properties"]["options"]["properties"]["joker"]
+    assert "default" not in joker and "Default: `\"forced\"`." in joker["description"]
+    assert "default" not in components["YahtzeeAdviceInRequest"]["properties"]["yahtzee_bonus"]
 
 
 def test_every_operation_declares_its_security_and_the_description_names_every_ruleset(client):
@@ -96,6 +100,17 @@ def test_every_operation_declares_its_security_and_the_description_names_every_r
     assert document["paths"]["/api/v1/games/"]["get"]["security"] == []
     for name in ("Yahtzee", "Yatzy", "Forced Yatzy", "Maxi Yatzy", "Ten Thousand"):
         assert name in document["info"]["description"]
+
+
+def test_trimmed_texts_need_a_character_the_service_keeps(client):
+    document = schema(client)
+    name = document["components"]["schemas"]["JoinInRequest"]["properties"]["name"]
+    query = document["paths"]["/api/v1/games/"]["get"]["parameters"]
+    player = next(parameter for parameter in query if parameter["name"] == "player")
+    for pattern in (name["pattern"], player["schema"]["pattern"]):
+        kept = re.compile(pattern)
+        assert kept.search("Ann") and kept.search(" Ann\u00e9 ")
+        assert not kept.search(" \t\u3000\x1c") and not kept.search("A\x00nn")
 
 
 def test_pages_on_other_origins_may_read_the_replay_header(settings):

@@ -1,0 +1,331 @@
+"""Each ruleset's own variant of the request bodies that depend on the ruleset.
+
+One serializer checks the shape of such a body for every ruleset (``games.api.requests``);
+the engine then refuses, with 400, what the ruleset does not take: another ruleset's
+options, boxes or computer levels, the wrong number of dice, more seats than it has, a
+scorecard no game reaches. So that the schema says exactly what is accepted (a generated
+client gets exact types, and a request the schema calls valid is not refused), each such
+body has one variant per ruleset: the serializer's own schema, narrowed with what scoring's
+rulesets say of themselves. Nothing here is copied from a ruleset; it is all read from it.
+``games.api.schema_hooks.split_by_ruleset`` puts the variants into the schema.
+
+A rule between fields is stated as what it forbids: ``not`` ``anyOf`` the combinations the
+engine refuses, each spelled out (OpenAPI 3.0 has no ``contains`` and no arithmetic between
+fields, so a sum is spelled out by cases). Generated types, which cannot say such rules,
+then keep the plain shape of the body.
+"""
+
+import copy
+from collections.abc import Iterator
+from functools import cache
+from itertools import combinations_with_replacement
+from typing import Any
+
+from scoring import Option, RuleError, Ruleset
+from scoring.boxgame import Box, BoxGame
+from scoring.strategy import levels_for
+
+Schema = dict[str, Any]
+
+JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
+FILLED = {"type": "integer"}  # a box that holds points: not null
+OPEN = {"type": "integer", "nullable": True, "enum": [None]}  # a box that is open: null or absent
+
+
+def prefix(ruleset: Ruleset) -> str:
+    """``ten-thousand`` -> ``TenThousand``: how the ruleset's component names begin."""
+    return "".join(word.capitalize() for word in ruleset.id.split("-"))
+
+
+def option_schema(option: Option) -> Schema:
+    schema: Schema = {
+        "type": JSON_TYPES[option.kind],
+        "description": option.description,
+        "default": option.default,
+    }
+    if option.values and option.kind is not bool:
+        schema["enum"] = list(option.values)
+    for key, value in (
+        ("minimum", option.minimum), ("maximum", option.maximum), ("multipleOf", option.step)
+    ):
+        if value is not None:
+            schema[key] = value
+    return schema
+
+
+def options_schema(ruleset: Ruleset) -> Schema:
+    if ruleset.options:
+        said = f"{ruleset.name}'s house rules, each by its id; missing ones take their defaults."
+    else:
+        said = f"{ruleset.name} has no house rules: only `{{}}`."
+    return {
+        "type": "object",
+        "properties": {option.id: option_schema(option) for option in ruleset.options},
+        "additionalProperties": False,
+        "description": said,
+    }
+
+
+# -- creating a game -------------------------------------------------------------------------
+
+
+def create_body(generic: Schema, seat: Schema, ruleset: Ruleset) -> Schema:
+    """A new game of this ruleset: its options, its computer levels and its number of seats
+    (players and open seats together); for a game of computers only, what it may last."""
+    body = copy.deepcopy(generic)
+    fields = body["properties"]
+    fields["ruleset"] = {
+        "type": "string",
+        "enum": [ruleset.id],
+        "description": fields["ruleset"].get("description", ""),
+    }
+    fields["options"] = options_schema(ruleset)
+    seats = min(fields["players"]["maxItems"], ruleset.max_players)
+    fields["players"].update(items=seat_schema(seat, ruleset), maxItems=seats)
+    fields["open_seats"]["maximum"] = min(
+        fields["open_seats"]["maximum"], ruleset.max_players - 1
+    )
+    refused = list(seat_counts_refused(ruleset, seats))
+    said = [
+        f"A game of {ruleset.name}: {ruleset.min_players} to {ruleset.max_players} seats, "
+        "`players` and `open_seats` together."
+    ]
+    limits = unattended_limits(ruleset)
+    if limits:
+        refused += unattended_refused(limits)
+        bounds = ", ".join(f"`{name}` {_bound(limit)}" for name, limit in limits.items())
+        said.append(
+            "A game of computers only (every seat a computer, no open seat) is played to its "
+            f"end within this request, so it takes {bounds}."
+        )
+    body["not"] = {"anyOf": refused}
+    body["description"] = " ".join(said)
+    return body
+
+
+def seat_schema(seat: Schema, ruleset: Ruleset) -> Schema:
+    levels = levels_for(ruleset.id)
+    named = ", ".join(f"`{level}`" for level in levels)
+    schema = copy.deepcopy(seat)
+    schema["description"] = "A seat: a person, or a computer and its level."
+    schema["additionalProperties"] = False
+    schema["properties"]["computer"] = {
+        "type": "string",
+        "nullable": True,
+        "enum": [*levels, None],
+        "description": f"Null (or absent) for a person; for a computer seat its strategy, one "
+        f"of {named}. Computer seats play their turns at once, within the request that ends "
+        "the previous seat's turn.",
+    }
+    return schema
+
+
+def seat_counts_refused(ruleset: Ruleset, seats: int) -> Iterator[Schema]:
+    """For each number of players, the open seats that make too many seats or too few."""
+    for players in range(1, seats + 1):
+        count = {"minItems": players, "maxItems": players}
+        yield {
+            "required": ["open_seats"],
+            "properties": {
+                "players": count,
+                "open_seats": {"minimum": ruleset.max_players - players + 1},
+            },
+        }
+        if players < ruleset.min_players:  # an absent open_seats is 0: too few as well
+            yield {
+                "properties": {
+                    "players": count,
+                    "open_seats": {"maximum": ruleset.min_players - players - 1},
+                }
+            }
+
+
+@cache
+def unattended_limits(ruleset: Ruleset) -> dict[str, Schema]:
+    """The options a game of computers only may not take every value of, each narrowed to
+    the values the ruleset lets such a game have (asked of the ruleset, one option at a
+    time, the others at their defaults)."""
+    defaults = ruleset.validate_options({})
+    limits: dict[str, Schema] = {}
+    for option in ruleset.options:
+        values = option_values(option)
+        allowed = [v for v in values if _plays_unattended(ruleset, {**defaults, option.id: v})]
+        if allowed == values:
+            continue
+        if option.kind is int and allowed == values[: len(allowed)]:
+            limits[option.id] = {"maximum": allowed[-1]}
+        else:
+            limits[option.id] = {"enum": allowed}
+    return limits
+
+
+def option_values(option: Option) -> list[Any]:
+    """Every value an option takes (a whole number's, within its bounds)."""
+    if option.values:
+        return list(option.values)
+    if option.kind is not int or option.minimum is None or option.maximum is None:
+        raise ValueError(f"option {option.id!r} takes values without end: none can be listed")
+    return [v for v in range(option.minimum, option.maximum + 1) if _takes(option, v)]
+
+
+def _takes(option: Option, value: Any) -> bool:
+    try:
+        option.check(value)
+    except RuleError:
+        return False
+    return True
+
+
+def _plays_unattended(ruleset: Ruleset, options: dict[str, Any]) -> bool:
+    try:
+        ruleset.check_unattended(options)
+    except RuleError:
+        return False
+    return True
+
+
+def unattended_refused(limits: dict[str, Schema]) -> list[Schema]:
+    """Every seat a computer, no open seat, and an option beyond its limit."""
+    computer = {
+        "type": "object", "required": ["computer"], "properties": {"computer": {"type": "string"}}
+    }
+    return [
+        {
+            "required": ["options"],
+            "properties": {
+                "players": {"items": computer},
+                "open_seats": {"maximum": 0},
+                "options": {"required": [name], "properties": {name: _beyond(limit)}},
+            },
+        }
+        for name, limit in limits.items()
+    ]
+
+
+def _beyond(limit: Schema) -> Schema:
+    if "maximum" in limit:  # a whole number's
+        return {"minimum": limit["maximum"] + 1}
+    return {"not": {"enum": limit["enum"]}}
+
+
+def _bound(limit: Schema) -> str:
+    if "maximum" in limit:
+        return f"at most {limit['maximum']}"
+    return "one of " + ", ".join(f"`{value}`" for value in limit["enum"])
+
+
+# -- the score calculator and advice ---------------------------------------------------------
+
+
+def score_body(generic: Schema, ruleset: Ruleset) -> Schema:
+    """The calculator's body: a box game's dice (all of them) and scorecard (its own boxes);
+    Ten Thousand's selection of dice (a scorecard is taken but not read: it has no boxes)."""
+    body = copy.deepcopy(generic)
+    body["description"] = f"Dice of {ruleset.name} to value."
+    fields = body["properties"]
+    fields["options"] = options_schema(ruleset)
+    if isinstance(ruleset, BoxGame):
+        fields["dice"].update(
+            minItems=ruleset.dice, maxItems=ruleset.dice, description=f"The {ruleset.dice} dice."
+        )
+        card = scorecard_schema(ruleset, fields["scorecard"]["additionalProperties"])
+        fields["scorecard"] = card | {"nullable": True}
+    else:
+        fields["dice"].update(
+            minItems=1,
+            maxItems=ruleset.dice,
+            description=f"A selection of 1 to {ruleset.dice} dice, valued together.",
+        )
+        fields["scorecard"]["description"] = f"Not read: {ruleset.name} has no boxes."
+    return body
+
+
+def advice_body(generic: Schema, ruleset: BoxGame) -> Schema:
+    """Advice's body: the ruleset's dice, and a scorecard that play can reach. In a game of
+    fixed order the filled boxes are the first ones; in a game of free order the upper boxes
+    hold a total that dice can make (its solver values only those; the fixed-order solver
+    values every total). ``rolls_left`` is needed with dice, unless the card is full."""
+    body = copy.deepcopy(generic)
+    fields = body["properties"]
+    fields["options"] = options_schema(ruleset)
+    fields["dice"].update(minItems=ruleset.dice, maxItems=ruleset.dice)
+    points = fields["scorecard"]["additionalProperties"]
+    order = fill_order(ruleset)
+    card = scorecard_schema(ruleset, points, reachable=order is None)
+    if order is not None:
+        card["not"] = {"anyOf": list(filled_after_open(order))}
+        card["description"] += (
+            f" {ruleset.name} fills its boxes in order: the filled ones come first."
+        )
+    fields["scorecard"] = card
+    full = {
+        "type": "object",
+        "required": [box.id for box in ruleset.boxes],
+        "properties": {box.id: FILLED for box in ruleset.boxes},
+    }
+    told = [
+        {"required": ["rolls_left"], "properties": {"rolls_left": {"type": "integer"}}},
+        {"required": ["scorecard"], "properties": {"scorecard": full}},
+    ]
+    # Refused: dice, and neither rolls_left nor a full card.
+    body["not"] = {
+        "required": ["dice"], "properties": {"dice": {"type": "array"}}, "not": {"anyOf": told}
+    }
+    body["description"] = (
+        f"A position of {ruleset.name}. With `dice`, `rolls_left` is needed too, unless every "
+        "box is filled (the answer is then the final score)."
+    )
+    return body
+
+
+def scorecard_schema(ruleset: BoxGame, points: Schema, *, reachable: bool = False) -> Schema:
+    """The ruleset's boxes, each to ``points`` or null; with ``reachable``, an upper box's
+    points only those its dice can make (0, 1 x its face ... 5 x its face). That is enough
+    for the upper total to be one dice can make, which is what the service checks; it also
+    takes other points whose total dice can make, a sum that a schema cannot state."""
+    boxes = {}
+    for box in ruleset.boxes:
+        boxes[box.id] = dict(points)
+        if reachable and box.section == "upper":
+            made = box_points(box, ruleset.dice)
+            boxes[box.id] = {"type": "integer", "nullable": True, "enum": [*made, None]}
+    said = "Box id to points, or null for an open box; missing boxes are open."
+    if reachable:
+        said += (
+            " An upper box holds points its dice can make (the service takes any upper "
+            "boxes whose total dice can make)."
+        )
+    return {
+        "type": "object",
+        "properties": boxes,
+        "additionalProperties": False,
+        "description": said,
+    }
+
+
+def box_points(box: Box, dice: int) -> list[int]:
+    """Every number of points some throw of so many dice scores in the box."""
+    throws = combinations_with_replacement(range(1, 7), dice)
+    return sorted({box.score(list(faces)) for faces in throws})
+
+
+def fill_order(ruleset: BoxGame) -> list[str] | None:
+    """The order the ruleset fills its boxes in, if it offers one box at a time (Forced
+    Yatzy); None if any open box may be filled."""
+    card: dict[str, int | None] = {box.id: None for box in ruleset.boxes}
+    options = ruleset.validate_options({})
+    dice = [1] * ruleset.dice
+    order: list[str] = []
+    while legal := ruleset.legal(card, dice, options):
+        if len(legal) > 1:
+            return None
+        (box_id,) = legal
+        order.append(box_id)
+        card[box_id] = 0
+    return order
+
+
+def filled_after_open(order: list[str]) -> Iterator[Schema]:
+    """A card of a fixed-order game that fills a box after one still open."""
+    for earlier, later in zip(order, order[1:], strict=False):
+        yield {"required": [later], "properties": {earlier: OPEN, later: FILLED}}
