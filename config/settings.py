@@ -242,7 +242,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "games.http.problems.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.GamePagination",
+    "DEFAULT_PAGINATION_CLASS": "games.api.filters.GamePagination",
     "PAGE_SIZE": 20,
 }
 
@@ -269,12 +269,12 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": "/", "description": "This service"}],
     "ENUM_NAME_OVERRIDES": {
-        "AnalysisMethodEnum": "games.api.enums.ANALYSIS_METHODS",
+        "AnalysisMethodEnum": "games.api.schema.enums.ANALYSIS_METHODS",
         "MethodEnum": ["optimal", "heuristic"],  # hints and advice
-        "RulesetIdEnum": "games.api.enums.RULESET_IDS",
-        "BoxIdEnum": "games.api.enums.BOX_IDS",
-        "MoveEnum": "games.api.enums.MOVES",
-        "EventTypeEnum": "games.api.enums.EVENT_TYPES",
+        "RulesetIdEnum": "games.api.schema.enums.RULESET_IDS",
+        "BoxIdEnum": "games.api.schema.enums.BOX_IDS",
+        "MoveEnum": "games.api.schema.enums.MOVES",
+        "EventTypeEnum": "games.api.schema.enums.EVENT_TYPES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -4,8 +4,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
 
 from games.api.client_pages import play, redoc_bundle
-from games.api.pages import RedocView, SchemaView, SwaggerView
-from games.api.views import UUID_RE
+from games.api.games import UUID_RE
+from games.api.schema.pages import RedocView, SchemaView, SwaggerView
 from games.http.problems import not_found
 
 urlpatterns = [

@@ -1,4 +1,4 @@
-"""Checks an answer's body against its declared shape (``games.api.shapes``), recursively:
+"""Checks an answer's body against its declared shape (``games.api.schema.shapes``), recursively:
 the keys (every required one, no undeclared one), each value's JSON type, format, enum,
 bounds and nullability. It also remembers which keys the bodies it saw had, so that a test
 can tell when a declared key never shows up in any answer (a shape wider than the bodies)."""
@@ -10,7 +10,7 @@ from typing import Any, Literal, Union, get_args, get_origin, is_typeddict
 
 from rest_framework import serializers
 
-from games.api.shapes import Value, keys_of, value_of
+from games.api.schema.shapes import Value, keys_of, value_of
 
 
 class ShapeCheck:

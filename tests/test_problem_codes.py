@@ -14,7 +14,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from rest_framework import exceptions
 
-from games.api import docs
+from games.api.schema import docs
 from games.http.problem_middleware import problem_for
 from games.http.problems import (
     FIELD_CODES,
@@ -121,7 +121,7 @@ def test_a_rule_refusal_with_an_undeclared_code_is_answered_as_a_server_error(
     def refuse(ruleset: object) -> None:
         raise RuleError("made_up", "a code nobody declared")
 
-    monkeypatch.setattr("games.api.views.render_ruleset", refuse)
+    monkeypatch.setattr("games.api.rulesets.render_ruleset", refuse)
     response = Client(raise_request_exception=False).get("/api/v1/rulesets/yahtzee/")
     assert response.status_code == 500
     assert response.json()["code"] == "server_error"

@@ -21,14 +21,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import docs
-from games.api.enums import GAME_STATUSES
-from games.api.filters import RulesetStatusFilter
+from games.api.filters import GamePagination, RulesetStatusFilter
 from games.api.leaderboard import LeaderboardQuery, render_entry
-from games.api.pagination import GamePagination
 from games.api.render import iso_time, render_game
-from games.api.responses import GameBody
-from games.api.shapes import Bounds, DateTime, Url, Uuid, serializer_for
+from games.api.schema import docs
+from games.api.schema.enums import GAME_STATUSES
+from games.api.schema.responses import GameBody
+from games.api.schema.shapes import Bounds, DateTime, Url, Uuid, serializer_for
 from games.classrooms import services as service
 from games.http.auth import ApiKeyAuthentication
 from games.http.problems import problem

@@ -1,5 +1,8 @@
+"""What the lists of games filter on, and how they are paged."""
+
 from django.db.models import Exists, OuterRef, QuerySet
 from django_filters import rest_framework as filters
+from rest_framework.pagination import PageNumberPagination
 
 from games.models import STATUS_CHOICES, Game, Player
 from scoring import RULESETS
@@ -26,3 +29,9 @@ class GameFilter(RulesetStatusFilter):
     def with_player(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
         seated = Player.objects.filter(game=OuterRef("pk"), name__iexact=value)
         return queryset.filter(Exists(seated))
+
+
+class GamePagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100

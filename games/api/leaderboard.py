@@ -8,10 +8,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import docs
 from games.api.render import iso_time
 from games.api.requests import RulesetField
-from games.api.shapes import Bounds, DateTime, Uuid, serializer_for
+from games.api.schema import docs
+from games.api.schema.shapes import Bounds, DateTime, Uuid, serializer_for
 from games.http.problems import problem
 from games.play import selectors
 from scoring import RULESETS

@@ -1,9 +1,9 @@
 """The JSON bodies of games, rulesets, events, advice and analysis, built straight from the
-engine's view as plain dicts, each typed as its shape in ``games.api.responses``."""
+engine's view as plain dicts, each typed as its shape in ``games.api.schema.responses``."""
 
 from typing import Any
 
-from games.api.responses import (
+from games.api.schema.responses import (
     AdviceBody,
     AdviceOptionBody,
     AnalysisBody,

@@ -8,7 +8,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.enums import BOX_IDS, GAME_STATUSES
+from games.api.schema.enums import BOX_IDS, GAME_STATUSES
 from games.http.strict import (
     StrictCharField,
     StrictChoiceField,
@@ -30,12 +30,12 @@ MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
 
 class OptionsField(serializers.DictField):
     """House rules: a JSON object; which names and values a ruleset takes is its own check
-    (the schema shows each ruleset's: ``games.api.variants``)."""
+    (the schema shows each ruleset's: ``games.api.schema.variants``)."""
 
 
 class ScorecardField(serializers.DictField):
     """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check
-    (the schema shows each ruleset's: ``games.api.variants``)."""
+    (the schema shows each ruleset's: ``games.api.schema.variants``)."""
 
     child = StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS)
 

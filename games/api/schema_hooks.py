@@ -10,9 +10,9 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.api import variants
-from games.api.docs import WHEN
-from games.api.enums import EVENT_TYPES
+from games.api.schema import variants
+from games.api.schema.docs import WHEN
+from games.api.schema.enums import EVENT_TYPES
 from games.api.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 from scoring import RULESETS, Ruleset
 from scoring.strategy import SUPPORTED
@@ -122,11 +122,11 @@ def add_game_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     return result
 
 
-# -- one variant per ruleset (games.api.variants) ------------------------------------------
+# -- one variant per ruleset (games.api.schema.variants) ------------------------------------------
 
 SCHEMAS = "#/components/schemas/"
 CREATE_PATH = "/api/v1/games/"
-# The calculator's and advice's examples in games.api.views are positions of this ruleset.
+# The calculator's and advice's examples in games.api.rulesets are positions of this ruleset.
 EXAMPLES_RULESET = "yahtzee"
 
 

@@ -4,9 +4,11 @@ from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
 from games.api import classrooms
+from games.api.games import UUID_RE, GameViewSet
+from games.api.health import HealthView
 from games.api.leaderboard import LeaderboardView
+from games.api.rulesets import RulesetViewSet
 from games.api.stream import game_stream
-from games.api.views import UUID_RE, GameViewSet, HealthView, RulesetViewSet
 
 
 class GameId:

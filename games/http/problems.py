@@ -110,7 +110,7 @@ class FieldErrorBody(TypedDict):
     detail: str
 
 
-# The shape of every error body; ``games.api.responses`` derives the schema's from it.
+# The shape of every error body; ``games.api.schema.responses`` derives the schema's from it.
 class ProblemBody(TypedDict):
     type: str
     title: str

@@ -1,4 +1,4 @@
-"""Every kind of answer has the one shape declared for it (``games.api.responses``), and the
+"""Every kind of answer has the one shape declared for it (``games.api.schema.responses``), and the
 schema states exactly those shapes.
 
 Real games of every ruleset are played to the end, with their logs, hints and analysis, and
@@ -14,7 +14,7 @@ import pytest
 
 from games.api.classrooms import GamesPageBody
 from games.api.leaderboard import LeaderboardEntryBody
-from games.api.responses import (
+from games.api.schema.responses import (
     AdviceBody,
     AnalysisBody,
     EventBody,
@@ -24,7 +24,7 @@ from games.api.responses import (
     RulesetBody,
     ScoreBody,
 )
-from games.api.shapes import derived, keys_of
+from games.api.schema.shapes import derived, keys_of
 from games.http.problems import ProblemBody
 from scoring import RULESETS
 from scoring.strategy import prepare_table

@@ -1,4 +1,5 @@
-"""Response shapes: the bodies the views render, each declared once (see ``games.api.shapes``).
+"""Response shapes: the bodies the views render, each declared once
+(see ``games.api.schema.shapes``).
 
 The ``*Body`` classes type what ``games.api.render`` builds; the ``*Out`` serializers derived
 from them are what the schema states (a nested shape's serializer is derived with it).
@@ -9,7 +10,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.enums import (
+from games.api.schema.enums import (
     ANALYSIS_METHODS,
     BOX_IDS,
     COMPUTERS,
@@ -18,7 +19,7 @@ from games.api.enums import (
     MOVES,
     RULESET_IDS,
 )
-from games.api.shapes import Bounds, Choice, DateTime, Uuid, serializer_for
+from games.api.schema.shapes import Bounds, Choice, DateTime, Uuid, serializer_for
 from games.http.problems import ProblemBody
 
 BoxId = Annotated[str, Choice(BOX_IDS)]

@@ -2,7 +2,7 @@
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
-from games.api.responses import ProblemOut
+from games.api.schema.responses import ProblemOut
 from games.http.problems import PROBLEM_TYPES, problem
 from scoring.strategy.analysis import (
     BEST_TOLERANCE,

@@ -1,7 +1,0 @@
-from rest_framework.pagination import PageNumberPagination
-
-
-class GamePagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100

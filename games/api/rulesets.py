@@ -1,0 +1,117 @@
+"""Rulesets over HTTP: what each offers, a score calculator and optimal advice for any
+position, stateless."""
+
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api.render import render_advice, render_ruleset
+from games.api.requests import AdviceIn, ScoreIn
+from games.api.schema import docs
+from games.api.schema.responses import AdviceOut, RulesetOut, ScoreOut
+from games.http.throttles import AdviceThrottle
+from games.play.strategy import strategy_load
+from scoring import RULESETS
+from scoring.strategy import advise_with
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List the rulesets",
+        responses={200: RulesetOut(many=True), **docs.problems()},
+        examples=[
+            OpenApiExample("All rulesets", value=[docs.RULESET_EXAMPLE.value], response_only=True)
+        ],
+    ),
+    retrieve=extend_schema(
+        summary="Get a ruleset",
+        responses={200: RulesetOut, **docs.problems(404)},
+        examples=[docs.RULESET_EXAMPLE],
+    ),
+)
+class RulesetViewSet(viewsets.ViewSet):
+    lookup_value_regex = "[a-z0-9-]+"
+    authentication_classes: list = []
+
+    def get_throttles(self) -> list:
+        return [AdviceThrottle()] if self.action == "advice" else []
+
+    def list(self, request: Request) -> Response:
+        return Response([render_ruleset(r) for r in RULESETS.values()])
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return Response(render_ruleset(_ruleset(pk)))
+
+    @extend_schema(
+        summary="Score calculator",
+        description="Box games: without a scorecard, the points every box would take with these "
+        "dice; with a scorecard, only the boxes that may legally be filled now, with the points "
+        "they would take (Joker and forced order applied). Ten Thousand: the value of a "
+        "selection of dice and whether every die of it scores.",
+        request=ScoreIn,
+        responses={200: ScoreOut, **docs.problems(400, 404, 413, 415)},
+        examples=[
+            OpenApiExample(
+                "A Joker",
+                request_only=True,
+                value={"dice": [6, 6, 6, 6, 6], "scorecard": {"yahtzee": 50, "sixes": 30}},
+            ),
+            OpenApiExample(
+                "The Joker's answer",
+                response_only=True,
+                value={
+                    "scores": {
+                        "three_of_a_kind": 30,
+                        "four_of_a_kind": 30,
+                        "full_house": 25,
+                        "small_straight": 30,
+                        "large_straight": 40,
+                        "chance": 30,
+                    }
+                },
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def score(self, request: Request, pk: str) -> Response:
+        ruleset = _ruleset(pk)
+        given = ScoreIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        chosen = ruleset.validate_options(given.validated_data["options"])
+        return Response(ruleset.calculate(given.validated_data, options=chosen))
+
+    @extend_schema(
+        summary="Optimal advice for any position",
+        description="Stateless: the expected final score of every option in a position you "
+        "describe, under optimal solitaire play (Yahtzee with any options, Yatzy, Forced "
+        "Yatzy). `rolls_left` is the number of rolls still allowed after `dice`; with `dice` "
+        "null the answer is the value at the start of the turn, with no options.",
+        request=AdviceIn,
+        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415, 429, strategy=True)},
+        examples=[docs.ADVICE_REQUEST, docs.ADVICE_EXAMPLE],
+    )
+    @action(detail=True, methods=["post"])
+    def advice(self, request: Request, pk: str) -> Response:
+        ruleset = _ruleset(pk)
+        given = AdviceIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        answer = advise_with(
+            strategy_load(
+                ruleset_id=ruleset.id, options=ruleset.validate_options(data["options"])
+            ),
+            data.get("scorecard"),
+            data["yahtzee_bonus"],
+            data.get("dice"),
+            data.get("rolls_left"),
+        )
+        return Response(render_advice(answer))
+
+
+def _ruleset(ruleset_id: str):  # noqa: ANN202
+    if ruleset_id not in RULESETS:
+        raise NotFound(f"no ruleset {ruleset_id!r}")
+    return RULESETS[ruleset_id]
