@@ -11,6 +11,12 @@ def on_postgres() -> bool:
 postgres_only = pytest.mark.skipif(not on_postgres(), reason="needs PostgreSQL (DATABASE_URL)")
 
 
+def by_database(*, sqlite: int, postgresql: int) -> int:
+    """The figure for the database the tests run on: a query count, where PostgreSQL sends
+    several statements in one round trip (``games.db.rows.run``) and SQLite cannot."""
+    return postgresql if on_postgres() else sqlite
+
+
 # -- the shared cache of the rate limits ----------------------------------------------------
 # Tests count in the Redis server on 127.0.0.1:6379 when there is one (database 1, or
 # TEST_REDIS_URL), as a deployment does; else in the database cache, the default. Each test

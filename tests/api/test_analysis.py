@@ -204,11 +204,11 @@ def test_a_game_before_its_first_roll_has_seats_and_no_decision(api: Api) -> Non
     assert seat["luck"] == pytest.approx(-seat["expected_start"])
 
 
-def test_the_answer_costs_three_queries(api: Api, django_assert_max_num_queries: Any) -> None:
+def test_the_answer_costs_three_queries(api: Api, django_assert_num_queries: Any) -> None:
     game = create(api, [{"name": "Ann"}, {"name": "Bot", "computer": "greedy"}], seed=1)
     play_carelessly(api, game, random.Random(1))
     analysis(api, game)  # the table is loaded
-    with django_assert_max_num_queries(3):
+    with django_assert_num_queries(3):
         analysis(api, game, "?seats=all")
 
 
