@@ -1,5 +1,6 @@
 import os
 import secrets
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +50,18 @@ def caches_for(prefix: str) -> dict:
             "OPTIONS": {"MAX_ENTRIES": 10_000_000},
         }
     return {"default": {**backend, "KEY_PREFIX": prefix, "TIMEOUT": 600}}
+
+
+@pytest.fixture(scope="session")
+def strategy_tables() -> Path:
+    """The folder of solved strategy tables every test that needs one reads it from: the
+    service's own STRATEGY_DIR, where `make run` and the live servers keep them too. Each
+    table is built once (a stale one again), however many processes want it at the same
+    time (file locks: see scoring.strategy.api); the tests of building use folders of their
+    own."""
+    from django.conf import settings
+
+    return Path(settings.STRATEGY_DIR)
 
 
 @pytest.fixture(autouse=True)

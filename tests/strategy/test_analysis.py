@@ -42,11 +42,6 @@ Move = tuple[str, dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("analysis-tables")
-
-
-@pytest.fixture(scope="module")
 def forced(folder: Path) -> Strategy:
     return load_strategy("forced-yatzy", {}, folder)
 
