@@ -1,14 +1,11 @@
 """The live service the live tests share (see ``service.py`` for how a server is started).
 
-Under pytest-xdist (``make test`` runs ``--dist loadgroup``), tests that share a server run
-in one worker, so that the server starts once for them: the browser tests, and the other
-tests of :func:`live_service`, in a group each (two servers, one per worker, so that the two
-longest runs of the suite go side by side); each other module, whose servers are its own,
-in a group of its own.
+One server for the whole session, started by the first test that needs it; under
+pytest-xdist every test that uses it runs in one worker (see ``tests/conftest.py``), so it
+starts once.
 """
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -17,24 +14,6 @@ from tests.conftest import on_postgres
 from .service import LiveService, manage, service_env, serving, throwaway_database
 
 __all__ = ["LiveService"]
-
-HERE = str(Path(__file__).parent)
-BROWSER = str(Path(__file__).parent / "browser")
-SHARED = ("live_service", "sqlite_live_service")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if not str(item.path).startswith(HERE):
-            continue
-        if str(item.path).startswith(BROWSER):
-            group = "live-browser"
-        elif any(name in item.fixturenames for name in SHARED):
-            group = "live-service"
-        else:
-            group = item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
-
 
 @pytest.fixture(scope="session")
 def live_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
