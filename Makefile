@@ -45,7 +45,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist; auto: one per core). Tests that share
-# a server stay in one process (--dist loadgroup, groups set in tests/live/conftest.py), so
+# a server stay in one process (--dist loadgroup, with the groups of tests/conftest.py), so
 # each server starts once; each process has a test database of its own.
 TEST_WORKERS ?= auto
 
