@@ -1,7 +1,7 @@
 # The two commands:
 #   make run    serve the API on http://127.0.0.1:$(PORT)/ (SQLite file db.sqlite3 by default),
 #               after building the optimal-strategy tables it offers (once, kept on disk)
-#   make test   lint, check for missing migrations, run the whole test suite
+#   make test   lint, check for missing migrations, run the whole test suite (in parallel)
 #   make bench  the load benchmark against the local PostgreSQL (see README, "Serving")
 # Both need only python3 (3.11 or newer): the first call makes .venv and installs the project;
 # later calls reinstall only when pyproject.toml has changed. DATABASE_URL, if set, picks the
@@ -44,11 +44,16 @@ run: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist; auto: one per core). Tests that share
+# a server stay in one process (--dist loadgroup, with the groups of tests/conftest.py), so
+# each server starts once; each process has a test database of its own.
+TEST_WORKERS ?= auto
+
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@command -v chromium >/dev/null 2>&1 || echo "NOTE: Chromium not found: the browser tests" \
 		"(tests/live/browser, marker 'browser') will be SKIPPED. Install it: apt-get install chromium"
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # The OpenAPI schema as a frontend developer uses it: lint it (Redocly, recommended rules),
 # generate TypeScript types from it (openapi-typescript) and compile a client with them

@@ -1,5 +1,6 @@
 import os
 import secrets
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +10,56 @@ def on_postgres() -> bool:
 
 
 postgres_only = pytest.mark.skipif(not on_postgres(), reason="needs PostgreSQL (DATABASE_URL)")
+
+
+def by_database(*, sqlite: int, postgresql: int) -> int:
+    """The figure for the database the tests run on: a query count, where PostgreSQL sends
+    several statements in one round trip (``games.db.rows.run``) and SQLite cannot."""
+    return postgresql if on_postgres() else sqlite
+
+
+# -- running in parallel (make test: pytest-xdist, --dist loadgroup) -------------------------
+# The live tests share one server for the session (tests/live/conftest.py) and the browser
+# tests a Chromium, so they go to one worker together, which starts each once; the live
+# modules that start servers of their own go to a worker each; every other test goes to
+# whichever worker is free. The collection leads with the live tests, which the workers take
+# in order, so that the longest run starts first; in it the browser tests come before
+# schemathesis, which then reads the event streams of their finished games (that end at
+# once) besides those of its own games still in play (that it reads until its timeout).
+# (Groups are given by path here: pytest 9 ignores the node ids xdist_group marks rename.)
+LIVE = "tests/live/"
+OWN_SERVERS = (LIVE + "test_limits_live.py", LIVE + "test_database_outage.py")
+FIRST = (LIVE + "browser/", LIVE + "test_schemathesis.py", LIVE)
+
+
+def server_scope(nodeid: str) -> str:
+    """The tests that must run in one worker: those that share a server or a browser."""
+    path = nodeid.split("::")[0]
+    if not path.startswith(LIVE):
+        return nodeid
+    return path if path.startswith(OWN_SERVERS) else LIVE
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django has ordered the database tests
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, p in enumerate(FIRST) if item.nodeid.startswith(p)), len(FIRST))
+
+    items.sort(key=rank)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ServerScopes(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return server_scope(nodeid)
+
+    config.option.loadscopereorder = False  # the collection's order: longest runs first
+    return ServerScopes(config, log)
 
 
 # -- the shared cache of the rate limits ----------------------------------------------------
@@ -43,6 +94,18 @@ def caches_for(prefix: str) -> dict:
             "OPTIONS": {"MAX_ENTRIES": 10_000_000},
         }
     return {"default": {**backend, "KEY_PREFIX": prefix, "TIMEOUT": 600}}
+
+
+@pytest.fixture(scope="session")
+def strategy_tables() -> Path:
+    """The folder of solved strategy tables every test that needs one reads it from: the
+    service's own STRATEGY_DIR, where `make run` and the live servers keep them too. Each
+    table is built once (a stale one again), however many processes want it at the same
+    time (file locks: see scoring.strategy.api); the tests of building use folders of their
+    own."""
+    from django.conf import settings
+
+    return Path(settings.STRATEGY_DIR)
 
 
 @pytest.fixture(autouse=True)

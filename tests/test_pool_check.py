@@ -52,8 +52,8 @@ def test_the_pool_checks_each_loan_this_way_and_a_dropped_connection_never_reach
     with pool.connection() as conn:
         pid = conn.info.backend_pid
     with psycopg.connect(**listen_parameters(connection.settings_dict), autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
-    time.sleep(0.2)
+        # With a timeout, it answers once the server process has ended: its goodbye sent.
+        assert admin.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone()[0]
     for _ in range(pool.get_stats()["pool_size"] + 1):  # every connection it has, and one more
         with pool.connection() as conn:
             assert conn.execute("SELECT 1").fetchone() == (1,)

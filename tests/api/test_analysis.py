@@ -7,6 +7,7 @@ game checks the whole path with the Joker rules' ruleset (its table takes second
 """
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,13 +30,11 @@ DECISION_FIELDS = {
 
 
 @pytest.fixture(scope="module", autouse=True)
-def tables() -> None:
+def tables(strategy_tables: Path) -> None:
     """The tables these games are analysed with, ready before any request, as a served
     service has them (built once into STRATEGY_DIR, then read from there)."""
-    from django.conf import settings
-
     for ruleset_id in ("forced-yatzy", "yahtzee"):
-        prepare_table(ruleset_id, {}, settings.STRATEGY_DIR)
+        prepare_table(ruleset_id, {}, strategy_tables)
 
 
 def create(api: Api, players: list[dict], ruleset: str = "forced-yatzy", **fields: Any) -> dict:
@@ -204,11 +203,11 @@ def test_a_game_before_its_first_roll_has_seats_and_no_decision(api: Api) -> Non
     assert seat["luck"] == pytest.approx(-seat["expected_start"])
 
 
-def test_the_answer_costs_three_queries(api: Api, django_assert_max_num_queries: Any) -> None:
+def test_the_answer_costs_three_queries(api: Api, django_assert_num_queries: Any) -> None:
     game = create(api, [{"name": "Ann"}, {"name": "Bot", "computer": "greedy"}], seed=1)
     play_carelessly(api, game, random.Random(1))
     analysis(api, game)  # the table is loaded
-    with django_assert_max_num_queries(3):
+    with django_assert_num_queries(3):
         analysis(api, game, "?seats=all")
 
 

@@ -8,11 +8,10 @@ from .conftest import assert_problem
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory):  # noqa: ANN001, ANN201
+def tables(strategy_tables):  # noqa: ANN001, ANN201
     """A folder with the Forced Yatzy table, built ahead as `manage.py build_strategy` does."""
-    folder = tmp_path_factory.mktemp("strategy-tables")
-    prepare_table("forced-yatzy", {}, folder)
-    return folder
+    prepare_table("forced-yatzy", {}, strategy_tables)
+    return strategy_tables
 
 
 @pytest.fixture(autouse=True)

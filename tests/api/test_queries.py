@@ -4,20 +4,30 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.conftest import by_database
+
+# Each move's statements, as SQLite runs them one by one and PostgreSQL in fewer round trips.
+MOVE_QUERIES = {
+    "roll": by_database(sqlite=9, postgresql=7),
+    "hold": by_database(sqlite=8, postgresql=6),
+    "score": by_database(sqlite=10, postgresql=6),
+    "scratch": by_database(sqlite=9, postgresql=6),
+}
+
 
 @pytest.mark.parametrize("seats", [1, 8])
-def test_reading_a_game_costs_at_most_four_queries(api, django_assert_max_num_queries, seats):
+def test_reading_a_game_costs_at_most_four_queries(api, django_assert_num_queries, seats):
     game = api.create(tuple(f"P{i}" for i in range(seats)))
     api.play_turn(game)
-    with django_assert_max_num_queries(4):
+    with django_assert_num_queries(2):
         assert api.client.get(f"/api/v1/games/{game['id']}/").status_code == 200
 
 
 @pytest.mark.parametrize("seats", [1, 8])
-def test_listing_games_does_not_grow_with_games_or_seats(api, django_assert_max_num_queries, seats):
+def test_listing_games_does_not_grow_with_games_or_seats(api, django_assert_num_queries, seats):
     for _ in range(5):
         api.create(tuple(f"P{i}" for i in range(seats)))
-    with django_assert_max_num_queries(4):
+    with django_assert_num_queries(3):
         assert api.client.get("/api/v1/games/?player=P0").status_code == 200
 
 
@@ -30,11 +40,11 @@ def test_listing_games_does_not_grow_with_games_or_seats(api, django_assert_max_
         ("scratch", {"category": "yahtzee"}),
     ],
 )
-def test_a_move_costs_at_most_ten_queries(api, django_assert_max_num_queries, action, body):
+def test_a_move_costs_at_most_ten_queries(api, django_assert_num_queries, action, body):
     game = api.create(tuple(f"P{i}" for i in range(8)))
     if action != "roll":
         api.ok(game, "roll")
-    with django_assert_max_num_queries(10):
+    with django_assert_num_queries(MOVE_QUERIES[action]):
         assert (
             api.move(
                 game,
@@ -47,12 +57,12 @@ def test_a_move_costs_at_most_ten_queries(api, django_assert_max_num_queries, ac
         )
 
 
-def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_max_num_queries):
+def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_num_queries):
     game = api.create()
     for _ in range(12):
         api.play_turn(game)
     api.ok(game, "roll")
-    with django_assert_max_num_queries(10):
+    with django_assert_num_queries(MOVE_QUERIES["scratch"]):
         assert (
             api.move(game, "scratch", {"category": next(iter(api.get(game)["choices"]))}).json()[
                 "status"

@@ -13,8 +13,6 @@ itself is never touched. On SQLite the folder that holds the database file is mo
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,17 +25,10 @@ import pytest
 
 from scoring.strategy import prepare_table
 from tests.conftest import on_postgres
+from tests.databases import postgres_database
 
-from .conftest import (
-    ROOT,
-    LiveService,
-    _free_port,
-    _postgres_database,
-    _server_command,
-    _stop,
-    _wait_until_healthy,
-)
 from .dbproxy import DatabaseProxy
+from .service import LiveService, manage, service_env, serving
 
 pytestmark = pytest.mark.live
 
@@ -56,8 +47,8 @@ class Outage:
 
 
 @contextmanager
-def _postgres_outage(folder: Path, env: dict[str, str]) -> Iterator[tuple[str, DatabaseProxy]]:
-    with _postgres_database(os.environ["DATABASE_URL"]) as direct:
+def _postgres_outage() -> Iterator[tuple[str, DatabaseProxy]]:
+    with postgres_database(os.environ["DATABASE_URL"], prefix="dice_live") as direct:
         parts = urlsplit(direct)
         with DatabaseProxy((parts.hostname or "127.0.0.1", parts.port or 5432)) as proxy:
             netloc = f"{parts.username}@127.0.0.1:{proxy.port}"
@@ -69,45 +60,26 @@ def outage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Outage]:
     folder = tmp_path_factory.mktemp("outage")
     tables = folder / "tables"
     prepare_table("forced-yatzy", {}, tables)
-    static = folder / "static"
-    static.mkdir()
-    env = {
-        **os.environ,
-        "DEBUG": "false",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "STATIC_ROOT": str(static),
-        "STRATEGY_DIR": str(tables),
-        "PYTHONUNBUFFERED": "1",
-        "THROTTLE_CREATE": "",
-        "THROTTLE_MOVES": "",
-        "DATABASE_CONNECT_TIMEOUT": str(CONNECT_TIMEOUT),
-    }
-    with _database(folder, env) as (database_url, cut, restore, hang):
-        env["DATABASE_URL"] = database_url
-        migrate = subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    with _database(folder) as (database_url, cut, restore, hang):
+        # On PostgreSQL a request waits for a connection from the pool, not for a connect:
+        # the pool's timeout is the one it waits out while the database is gone.
+        env = service_env(
+            folder, database_url, STRATEGY_DIR=str(tables), THROTTLE_CREATE="",
+            THROTTLE_MOVES="", DATABASE_CONNECT_TIMEOUT=str(CONNECT_TIMEOUT),
+            DATABASE_POOL_TIMEOUT=str(CONNECT_TIMEOUT),
         )
-        assert migrate.returncode == 0, migrate.stderr
-        port = _free_port()
-        log = folder / "server.log"
-        service = LiveService(url=f"http://127.0.0.1:{port}", log=log, database_url=database_url)
-        with log.open("wb") as output:
-            server = subprocess.Popen(
-                _server_command(port), cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
-            )
+        manage(env, "migrate", "--noinput")
+        with serving(folder, env) as service:
             try:
-                _wait_until_healthy(service, server)
                 yield Outage(service, cut, restore, hang)
             finally:
                 restore()
-                _stop(server)
 
 
 @contextmanager
-def _database(folder: Path, env: dict[str, str]) -> Iterator[tuple]:
+def _database(folder: Path) -> Iterator[tuple]:
     if on_postgres():
-        with _postgres_outage(folder, env) as (url, proxy):
+        with _postgres_outage() as (url, proxy):
             yield url, proxy.cut, proxy.restore, proxy.hang
         return
     home = folder / "db"

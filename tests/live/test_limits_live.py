@@ -4,28 +4,25 @@ memory; one limit must still hold for them all, in Redis or in the database cach
 
 import io
 import json
-import os
 import re
 import secrets
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
-from tests.conftest import REDIS, TEST_REDIS_URL, on_postgres
+from tests.conftest import REDIS, TEST_REDIS_URL
 
-from .conftest import (
-    ROOT,
+from .service import (
     LiveService,
-    _free_port,
-    _postgres_database,
-    _sqlite_database,
-    _stop,
-    _wait_until_healthy,
+    gunicorn_command,
+    manage,
+    service_env,
+    serving,
+    throwaway_database,
 )
 
 pytestmark = pytest.mark.live
@@ -33,58 +30,28 @@ LIMIT = 12
 
 
 def _serve(
-    folder: Path, cache: str, extra_env: dict[str, str], *, max_requests: int = 0,
+    folder: Path, cache: str, settings: dict[str, str], *, max_requests: int = 0,
     servers: int = 1,
 ) -> Iterator[list[LiveService]]:
     """``servers`` gunicorn servers (two workers each) on one fresh database and cache."""
-    database = (
-        _postgres_database(os.environ["DATABASE_URL"]) if on_postgres()
-        else _sqlite_database(folder)
-    )
-    with database as database_url:
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("THROTTLE_")},
-            "DATABASE_URL": database_url,
-            "DEBUG": "false",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "STATIC_ROOT": str(folder),
-            "PYTHONUNBUFFERED": "1",
-            "SECRET_KEY_FILE": str(folder / "secret-key"),
-            **extra_env,
-        }
-        env.pop("REDIS_URL", None)
+    with throwaway_database(folder) as database_url:
         if cache == "redis":
-            env["REDIS_URL"] = TEST_REDIS_URL
-            env["CACHE_KEY_PREFIX"] = f"live-{secrets.token_hex(6)}"
-        migrate = subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-        )
-        assert migrate.returncode == 0, migrate.stderr
-        started: list[tuple[LiveService, subprocess.Popen[bytes]]] = []
-        try:
-            for number in range(servers):
-                port = _free_port()
-                log = folder / f"server-{number}.log"
-                command = [
-                    sys.executable, "-m", "gunicorn", "config.asgi:application",
-                    "--worker-class", "uvicorn_worker.UvicornWorker",
-                    "--bind", f"127.0.0.1:{port}", "--workers", "2",
-                    "--max-requests", str(max_requests), "--graceful-timeout", "5",
-                ]
-                service = LiveService(
-                    url=f"http://127.0.0.1:{port}", log=log, database_url=database_url
-                )
-                with log.open("wb") as output:
-                    server = subprocess.Popen(
-                        command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
-                    )
-                started.append((service, server))
-                _wait_until_healthy(service, server)
-            yield [service for service, _ in started]
-        finally:
-            for _, server in started:
-                _stop(server)
+            settings = {
+                **settings,
+                "REDIS_URL": TEST_REDIS_URL,
+                "CACHE_KEY_PREFIX": f"live-{secrets.token_hex(6)}",
+            }
+        env = service_env(folder, database_url, **settings)
+        manage(env, "migrate", "--noinput")
+
+        def command(port: int) -> list[str]:
+            return gunicorn_command(port, "--max-requests", str(max_requests))
+
+        with ExitStack() as stack:
+            yield [
+                stack.enter_context(serving(folder, env, command=command, name=f"server-{n}"))
+                for n in range(servers)
+            ]
 
 
 CACHES = [

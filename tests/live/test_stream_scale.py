@@ -9,8 +9,6 @@ resumes with Last-Event-ID gets every event once.
 import asyncio
 import json
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,17 +18,10 @@ import psycopg
 import pytest
 
 from tests.conftest import postgres_only
+from tests.databases import postgres_database
 
-from .conftest import (
-    ROOT,
-    LiveService,
-    _free_port,
-    _postgres_database,
-    _server_command,
-    _stop,
-    _wait_until_healthy,
-)
 from .proxy import CuttableProxy
+from .service import LiveService, manage, service_env, serving
 from .test_stream import LISTENER, EventStream, eventually, logged, move, new_game
 
 pytestmark = [pytest.mark.live, postgres_only]
@@ -110,39 +101,17 @@ def test_many_streams_share_one_listener_per_worker_and_each_gets_every_move(
 @pytest.fixture
 def service_behind_a_proxy(tmp_path: Path) -> Iterator[tuple[LiveService, CuttableProxy]]:
     """The service (two workers, as compose runs it), reaching PostgreSQL through a proxy."""
-    with _postgres_database(os.environ["DATABASE_URL"]) as direct:
+    with postgres_database(os.environ["DATABASE_URL"], prefix="dice_live") as direct:
         parts = urlsplit(direct)
         with CuttableProxy(parts.hostname or "127.0.0.1", parts.port or 5432) as proxy:
             proxied = urlunsplit(parts._replace(netloc=f"{parts.username}@127.0.0.1:{proxy.port}"))
-            env = {
-                **os.environ,
-                "DATABASE_URL": proxied,
-                "DEBUG": "false",
-                "ALLOWED_HOSTS": "127.0.0.1",
-                "STATIC_ROOT": str(tmp_path),
-                "PYTHONUNBUFFERED": "1",
-                "THROTTLE_CREATE": "",
-                "THROTTLE_MOVES": "",
-                "DATABASE_POOL_TIMEOUT": "2",
-            }
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--noinput"],
-                cwd=ROOT, env=env, check=True, capture_output=True, timeout=300,
+            env = service_env(
+                tmp_path, proxied, THROTTLE_CREATE="", THROTTLE_MOVES="",
+                DATABASE_POOL_TIMEOUT="2",
             )
-            port = _free_port()
-            service = LiveService(
-                url=f"http://127.0.0.1:{port}", log=tmp_path / "server.log", database_url=direct
-            )
-            with service.log.open("wb") as output:
-                server = subprocess.Popen(
-                    _server_command(port), cwd=ROOT, env=env, stdout=output,
-                    stderr=subprocess.STDOUT,
-                )
-                try:
-                    _wait_until_healthy(service, server)
-                    yield service, proxy
-                finally:
-                    _stop(server)
+            manage(env, "migrate", "--noinput")
+            with serving(tmp_path, env, database_url=direct) as service:
+                yield service, proxy
 
 
 def healthy(service: LiveService) -> bool:

@@ -5,7 +5,7 @@ turn ended by filling one open box; seats in turn order for 13 rounds."""
 import copy
 
 import pytest
-from yahtzee_support import BOXES, PLAIN, YAHTZEE, ScriptedRng, Table
+from yahtzee_support import BOXES, PLAIN, YAHTZEE, ScriptedRng, Table, refused
 
 import scoring
 from scoring.commands import command_for
@@ -13,13 +13,6 @@ from scoring.commands import command_for
 param = pytest.param
 
 
-def refused(code, table, action, args=None, *, seat=None, rng=None):
-    """Assert that the move is refused with ``code`` and leaves the state untouched."""
-    before = copy.deepcopy(table.state)
-    with pytest.raises(scoring.RuleError) as error:
-        table.move(action, args, seat=seat, rng=rng)
-    assert error.value.code == code
-    assert table.state == before
 
 
 # -- a new turn ------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """Shared helpers for the Yahtzee rules-engine tests: a scripted dice source and a table
 that plays real moves through ``Ruleset.move`` (no state is ever patched by hand)."""
 
+import copy
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import pytest
 
 import scoring
 from scoring.commands import command_for
@@ -113,3 +116,17 @@ class Table:
 
     def card(self, seat: int = 0) -> dict[str, int | None]:
         return self.state["cards"][seat]
+
+
+def refused(code: str, table: Any, action: str, args: Mapping[str, Any] | None = None, *,
+            seat: int | None = None, rng: Any = None) -> scoring.RuleError:
+    """Assert that the move is refused with ``code`` and leaves the state untouched.
+
+    ``table`` is any game in progress with a ``state`` and a ``move`` like ``Table``'s (the
+    Ten Thousand tests have one of their own)."""
+    before = copy.deepcopy(table.state)
+    with pytest.raises(scoring.RuleError) as error:
+        table.move(action, args, seat=seat, rng=rng)
+    assert error.value.code == code, error.value
+    assert table.state == before
+    return error.value

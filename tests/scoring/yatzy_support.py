@@ -2,12 +2,11 @@
 ids in table order, the calculator, and refused moves.  Games are played with the
 ``Table`` of ``yahtzee_support``, given the ruleset."""
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from yahtzee_support import ScriptedRng, Table
+from yahtzee_support import ScriptedRng, Table, refused
 
 import scoring
 
@@ -66,11 +65,3 @@ def scores(ruleset: scoring.Ruleset, dice: Sequence[int],
     return ruleset.calculate(body, options=ruleset.validate_options({}))["scores"]
 
 
-def refused(code: str, game: Table, action: str, args: Mapping[str, Any] | None = None, *,
-            seat: int | None = None, rng: Any = None) -> None:
-    """Assert that the move is refused with ``code`` and leaves the state untouched."""
-    before = copy.deepcopy(game.state)
-    with pytest.raises(scoring.RuleError) as error:
-        game.move(action, args, seat=seat, rng=rng)
-    assert error.value.code == code
-    assert game.state == before

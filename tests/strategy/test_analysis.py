@@ -41,11 +41,6 @@ SPACE = dice_space(5)
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("analysis-tables")
-
-
-@pytest.fixture(scope="module")
 def forced(folder: Path) -> Strategy:
     return load_strategy("forced-yatzy", {}, folder)
 

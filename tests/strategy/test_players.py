@@ -49,11 +49,6 @@ TEN_THOUSAND_OPTIONS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("player-tables")
-
-
 def legal(ruleset: Ruleset, state: State, move: Command, options: dict) -> State:
     """Apply the move through the engine (a refused move raises its RuleError)."""
     return ruleset.move(

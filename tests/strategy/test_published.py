@@ -21,11 +21,6 @@ PUBLISHED = [
 ]
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("tables")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "options", "published"), PUBLISHED)
 def test_start_of_game_value_matches_the_published_one(

@@ -1,0 +1,192 @@
+"""The real service in subprocesses, as it is deployed, for the live tests.
+
+One way to start it for every live test: a database of its own (:func:`throwaway_database`),
+an environment that says everything the test depends on (:func:`service_env`), the
+management commands a deployment runs first (:func:`manage`), then servers on free ports of
+127.0.0.1, each handed out once it answers healthy and stopped afterwards (:func:`serving`).
+
+Unless DATABASE_URL names PostgreSQL, the database is an SQLite file and the server is
+uvicorn, as ``make run`` starts it (each request's Django code in a thread of its own). With
+DATABASE_URL naming PostgreSQL, a fresh database ``dice_live_<random>`` is created on that
+server and dropped afterwards, and the server is gunicorn with two uvicorn worker processes,
+as in production (docker-compose.yml), so that requests race across processes as well.
+"""
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.conftest import on_postgres
+from tests.databases import postgres_database
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTUP_SECONDS = 60
+# Settings each test chooses for itself: whatever this shell has set for them is left out.
+CHOSEN_BY_TESTS = ("THROTTLE_", "REDIS_URL", "CACHE_KEY_PREFIX")
+
+
+@dataclass(frozen=True)
+class LiveService:
+    url: str
+    log: Path
+    database_url: str
+
+    def call(
+        self, method: str, path: str, body: Any = None, *, token: str | None = None,
+        connection: http.client.HTTPConnection | None = None,
+    ) -> tuple[int, Any]:
+        """One JSON request; answers the status and the decoded body (None when empty)."""
+        headers = {"Accept": "application/json"}
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        conn = connection or self.connection()
+        try:
+            conn.request(method, path, body=payload, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+        finally:
+            if connection is None:
+                conn.close()
+        return response.status, json.loads(raw) if raw else None
+
+    def connection(self, timeout: float = 60) -> http.client.HTTPConnection:
+        parts = urlsplit(self.url)
+        return http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+
+    def log_tail(self, lines: int = 60) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def throwaway_database(folder: Path) -> Iterator[str]:
+    """The URL of a database for one service: a fresh PostgreSQL database when DATABASE_URL
+    names PostgreSQL (dropped afterwards), else an SQLite file in ``folder``."""
+    if on_postgres():
+        with postgres_database(os.environ["DATABASE_URL"], prefix="dice_live") as url:
+            yield url
+    else:
+        yield f"sqlite:///{folder / 'live.sqlite3'}"
+
+
+def service_env(folder: Path, database_url: str, **settings: str) -> dict[str, str]:
+    """The environment of a service under test: production's (DEBUG off), with a database,
+    a static folder and a secret key of its own, default rate limits and the database cache
+    unless ``settings`` (names of environment variables) say otherwise."""
+    static = folder / "static"
+    static.mkdir(exist_ok=True)
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith(CHOSEN_BY_TESTS)},
+        "DATABASE_URL": database_url,
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "STATIC_ROOT": str(static),
+        "SECRET_KEY_FILE": str(folder / "secret-key"),
+        "PYTHONUNBUFFERED": "1",
+        **settings,
+    }
+
+
+def manage(env: dict[str, str], *command: str, timeout: float = 300) -> None:
+    """A management command, as a deployment runs it before the server starts."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *command],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"manage.py {' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
+
+
+def gunicorn_command(port: int, *options: str) -> list[str]:
+    """gunicorn with two uvicorn worker processes, as production runs the service."""
+    return [
+        sys.executable, "-m", "gunicorn", "config.asgi:application",
+        "--worker-class", "uvicorn_worker.UvicornWorker",
+        "--bind", f"127.0.0.1:{port}", "--workers", "2", "--graceful-timeout", "5", *options,
+    ]
+
+
+def server_command(port: int) -> list[str]:
+    """uvicorn as ``make run`` starts it on SQLite; gunicorn as production on PostgreSQL."""
+    if not on_postgres():
+        return [
+            sys.executable, "-m", "uvicorn", "config.asgi:application",
+            "--host", "127.0.0.1", "--port", str(port),
+            "--lifespan", "off", "--timeout-graceful-shutdown", "5",
+        ]
+    return gunicorn_command(port, "--access-logfile", "-")
+
+
+@contextmanager
+def serving(
+    folder: Path,
+    env: dict[str, str],
+    *,
+    command: Callable[[int], list[str]] = server_command,
+    name: str = "server",
+    database_url: str | None = None,
+) -> Iterator[LiveService]:
+    """One server of the service on a free port, logging to ``folder/<name>.log``, handed
+    out once it answers healthy and stopped afterwards. ``database_url`` is the one the
+    test itself reaches the database by, when not the service's own."""
+    port = free_port()
+    service = LiveService(
+        url=f"http://127.0.0.1:{port}",
+        log=folder / f"{name}.log",
+        database_url=database_url or env["DATABASE_URL"],
+    )
+    with service.log.open("wb") as output:
+        server = subprocess.Popen(
+            command(port), cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
+        )
+    try:
+        _wait_until_healthy(service, server)
+        yield service
+    finally:
+        _stop(server)
+
+
+def _wait_until_healthy(service: LiveService, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"the server exited with {server.returncode}:\n{service.log_tail()}")
+        try:
+            with urllib.request.urlopen(f"{service.url}/api/v1/health/", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:  # not listening yet, or not healthy yet
+            pass
+        time.sleep(0.1)
+    pytest.fail(f"no healthy answer within {STARTUP_SECONDS}s:\n{service.log_tail()}")
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
