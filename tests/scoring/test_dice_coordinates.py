@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 import scoring
-from scoring.commands import Roll, Score
+from scoring.commands import Roll
 from scoring.match import Match, Seat
 from scoring.strategy.players import computer_command
 from scoring.tenthousand import best_selection
 from scoring.verifiable import DerivedDice, face
+from tests.scoring.test_match import first_box
 
 SECRET = scoring.seeded_secret(2024)
 CLIENT_SEED = "shared-luck"
@@ -180,11 +181,6 @@ def test_a_computer_seat_scores_with_derived_dice(tmp_path):
     """The match hands the derived dice to the computers' moves as to the persons'."""
     yahtzee = scoring.get_ruleset("yahtzee")
     options = yahtzee.validate_options({})
-
-    def first_box(ruleset, state, level, options, rng):  # noqa: ANN001, ANN202
-        if state["dice"] is None:
-            return Roll()
-        return Score(category=next(iter(ruleset.view(state, options=options).choices)))
 
     match = Match(yahtzee, options, [Seat("Bot", "greedy")], first_box)
     outcome = match.new(open_seats=0, dice=DerivedDice(SECRET, CLIENT_SEED),
