@@ -54,6 +54,7 @@ import psycopg
 import yaml
 
 from tests.databases import postgres_database
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVES = ("roll", "hold", "score")
@@ -119,12 +120,7 @@ def service(source: Path, env: dict[str, str], log: Path) -> Iterator[str]:
                     time.sleep(0.2)
             yield url
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop(server, grace=20)
 
 
 def health_rate(url: str, clients: int, seconds: int) -> float:

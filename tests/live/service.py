@@ -31,6 +31,7 @@ import pytest
 
 from tests.conftest import on_postgres
 from tests.databases import postgres_database
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60
@@ -165,7 +166,7 @@ def serving(
         _wait_until_healthy(service, server)
         yield service
     finally:
-        _stop(server)
+        stop(server)
 
 
 def _wait_until_healthy(service: LiveService, server: subprocess.Popen[bytes]) -> None:
@@ -181,12 +182,3 @@ def _wait_until_healthy(service: LiveService, server: subprocess.Popen[bytes]) -
             pass
         time.sleep(0.1)
     pytest.fail(f"no healthy answer within {STARTUP_SECONDS}s:\n{service.log_tail()}")
-
-
-def _stop(server: subprocess.Popen[bytes]) -> None:
-    server.terminate()
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
