@@ -61,12 +61,9 @@ def outage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Outage]:
     tables = folder / "tables"
     prepare_table("forced-yatzy", {}, tables)
     with _database(folder) as (database_url, cut, restore, hang):
-        # On PostgreSQL a request waits for a connection from the pool, not for a connect:
-        # the pool's timeout is the one it waits out while the database is gone.
         env = service_env(
             folder, database_url, STRATEGY_DIR=str(tables), THROTTLE_CREATE="",
             THROTTLE_MOVES="", DATABASE_CONNECT_TIMEOUT=str(CONNECT_TIMEOUT),
-            DATABASE_POOL_TIMEOUT=str(CONNECT_TIMEOUT),
         )
         manage(env, "migrate", "--noinput")
         with serving(folder, env) as service:
