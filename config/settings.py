@@ -275,6 +275,7 @@ SPECTACULAR_SETTINGS = {
         "BoxIdEnum": "games.api.schema.enums.BOX_IDS",
         "MoveEnum": "games.api.schema.enums.MOVES",
         "EventTypeEnum": "games.api.schema.enums.EVENT_TYPES",
+        "RecordProblemEnum": "games.api.schema.enums.RECORD_PROBLEMS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

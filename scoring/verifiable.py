@@ -21,6 +21,10 @@ CLIENT_SEED_LENGTH = 64
 # 252 = 42 x 6: the bytes below it fall on the six faces equally often; the others
 # would favour faces 1 to 4, so they are skipped.
 FAIR_BYTES = 252
+DERIVED = "hmac-sha256-v1"
+# The dice of the games created before they were derived: drawn, not derivable, not checked.
+LEGACY = "legacy"
+ALGORITHMS = (DERIVED, LEGACY)
 
 
 def face(secret: bytes, client_seed: str, seat: int, turn: int, roll: int, position: int) -> int:
@@ -84,7 +88,7 @@ class DerivedDice:
     """The dice of one game, derived from its secret and client seed by :func:`face`.
     (Its repr leaves the secret out: it must not reach a log before the game ends.)"""
 
-    algorithm: ClassVar[str] = "hmac-sha256-v1"
+    algorithm: ClassVar[str] = DERIVED
     secret: bytes = field(repr=False)
     client_seed: str
 

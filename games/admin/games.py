@@ -28,6 +28,7 @@ from django.utils.safestring import SafeString
 from games.models import STATUS_CHOICES, Event, Game, Player, ScoreEntry
 from games.play import services
 from games.play.analysis import analysable, analysis_of
+from games.play.dice import dice_shown
 from games.play.errors import ServiceError
 from scoring import RuleError, View, get_ruleset
 from scoring.match import GameStatus
@@ -402,6 +403,7 @@ class GameAdmin(admin.ModelAdmin):
             },
         ),
         ("Times", {"fields": ("created_at", "updated_at", "finished_at")}),
+        ("Dice", {"fields": ("dice_display",)}),
         ("Engine state", {"classes": ("collapse",), "fields": ("state_display",)}),
     )
     # Everything but ``status``, which the form restricts (and which is read-only too once
@@ -420,6 +422,7 @@ class GameAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
         "finished_at",
+        "dice_display",
         "state_display",
     )
 
@@ -462,6 +465,11 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="winners")
     def winners_display(self, game: Game) -> str:
         return ", ".join(seat_label(game, seat) for seat in game.winners) or EMPTY
+
+    @admin.display(description="dice")
+    def dice_display(self, game: Game) -> SafeString:
+        """As the API shows them: the secret only once the game is over."""
+        return json_code(dice_shown(game))
 
     @admin.display(description="options")
     def options_display(self, game: Game) -> SafeString:

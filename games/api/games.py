@@ -176,6 +176,7 @@ class GameViewSet(viewsets.GenericViewSet):
             players=[Seat(p["name"], p["computer"]) for p in data["players"]],
             open_seats=data["open_seats"],
             seed=data["seed"],
+            client_seed=data["client_seed"],
             student_id=student.id if student is not None else None,
             classroom_id=student.classroom_id if student is not None else None,
         )

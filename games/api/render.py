@@ -7,18 +7,24 @@ from games.api.schema.responses import (
     AdviceBody,
     AdviceOptionBody,
     AnalysisBody,
+    CheckedBody,
     EventBody,
     GameBody,
     HintBody,
     OptionBody,
     PlayerBody,
+    RecordBody,
     RulesetBody,
+    VerdictBody,
 )
 from games.models import Event, Game, Player
 from games.play.advice import Hint
 from games.play.analysis import GameAnalysis
+from games.play.dice import dice_shown
+from games.play.records import GameRecord
 from scoring import Option, Ruleset, get_ruleset
 from scoring.match import GameStatus
+from scoring.records import FORMAT, Verdict
 from scoring.strategy import Advice
 
 
@@ -42,6 +48,7 @@ def render_game(
         "status": game.status,
         "ranked": game.ranked,
         "seed": game.seed,
+        "dice": dice_shown(game),
         "open_seats": game.open_seats,
         "version": game.version,
         "round": view.round,
@@ -57,6 +64,40 @@ def render_game(
         "classroom": str(game.classroom_id) if game.classroom_id else None,
         "student": game.student.name if game.student_id else None,
     }
+
+
+def render_record(record: GameRecord) -> RecordBody:
+    game = record.game
+    view = get_ruleset(game.ruleset).view(game.state, options=game.options)
+    return {
+        "format": FORMAT,
+        "id": str(game.id),
+        "ruleset": game.ruleset,
+        "options": game.options,
+        "players": [
+            {"seat": p.seat, "name": p.name, "computer": p.computer} for p in record.players
+        ],
+        "dice": dice_shown(game),
+        "events": [render_event(event) for event in record.events],
+        "status": game.status,
+        "totals": view.totals,
+        "winners": view.winners,
+    }
+
+
+def render_verdict(verdict: Verdict) -> VerdictBody:
+    if not verdict.valid:
+        return {
+            "valid": False,
+            "problems": [
+                {"seq": p.seq, "code": p.code, "detail": p.detail} for p in verdict.problems
+            ],
+        }
+    checked: CheckedBody = {
+        "dice": "unchecked" if verdict.dice is None else verdict.dice,
+        "moves": verdict.moves,
+    }
+    return {"valid": True, "checked": checked}
 
 
 def render_ruleset(ruleset: Ruleset) -> RulesetBody:

@@ -17,6 +17,7 @@ from games.http.strict import (
 )
 from scoring import RULESETS
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
+from scoring.verifiable import CLIENT_SEED_LENGTH
 
 
 @extend_schema_field({"type": "string", "enum": list(RULESETS)})
@@ -88,6 +89,10 @@ class FiveDiceField(DiceField):
 
 
 
+
+# A client seed: printable ASCII, space to tilde, without the colon that separates the parts
+# of a die's derivation message (``scoring.verifiable``).
+CLIENT_SEED = RegexValidator(r"^[ -9;-~]+\Z", "must be printable ASCII characters without a colon")
 
 # A name shows somewhere: at least one visible character, and no NUL (no database keeps it).
 NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
@@ -172,6 +177,18 @@ class GameCreateIn(StrictSerializer):
         min_value=-INT64 - 1,
         max_value=INT64,
         help_text="The same seed and the same moves give the same dice; seeded games are unranked.",
+    )
+    client_seed = StrictCharField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_length=1,
+        max_length=CLIENT_SEED_LENGTH,
+        trim_whitespace=False,
+        validators=[CLIENT_SEED],
+        help_text="Mixed into every die's derivation (see `dice`): 1 to 64 printable ASCII "
+        "characters, no colon. Absent: 16 hex characters chosen by the service (for a seeded "
+        "game, the same ones for the same seed, so that it stays reproducible).",
     )
 
     def validate_ruleset(self, value: str) -> str:

@@ -3,7 +3,7 @@ import uuid
 from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
-from games.api import classrooms
+from games.api import classrooms, records
 from games.api.games import UUID_RE, GameViewSet
 from games.api.health import HealthView
 from games.api.leaderboard import LeaderboardView
@@ -31,6 +31,8 @@ router.register("rulesets", RulesetViewSet, basename="ruleset")
 
 urlpatterns = [
     path("games/<game_id:pk>/stream/", game_stream, name="game-stream"),
+    path("games/<game_id:pk>/record/", records.GameRecordView.as_view(), name="game-record"),
+    path("records/verify/", records.RecordVerifyView.as_view(), name="record-verify"),
     path("health/", HealthView.as_view(), name="health"),
     *router.urls,
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),

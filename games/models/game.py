@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from scoring.match import GameStatus
+from scoring.verifiable import DERIVED
 
 # The engine's statuses as field choices, each with the label the admin shows ("Waiting").
 STATUS_CHOICES = [(status.value, status.value.capitalize()) for status in GameStatus]
@@ -30,6 +31,12 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # How the dice are found (``games.play.dice``): from the hex secret and the client seed,
+    # or, for games created before, drawn ("legacy"). The secret is shown nowhere until the
+    # game is over: not in an answer, an event, a log line or the admin.
+    dice_algorithm = models.CharField(max_length=16, default=DERIVED, editable=False)
+    dice_secret = models.CharField(max_length=64, blank=True, editable=False)
+    client_seed = models.CharField(max_length=64, blank=True, editable=False)
     # A game created with a student's API key belongs to that student (and its classroom).
     classroom = models.ForeignKey(
         "games.Classroom", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"

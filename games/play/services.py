@@ -22,10 +22,11 @@ from django.utils import timezone
 from games.db import gamestore
 from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from games.play import replays
+from games.play.dice import commit, dice_for, mind_for
 from games.play.errors import ServiceError
 from games.play.strategy import game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
-from scoring import Rng, RuleError, get_ruleset, secure_rng, seeded_rng
+from scoring import RuleError, get_ruleset
 from scoring.commands import Command, Join
 from scoring.match import Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
@@ -51,6 +52,7 @@ def game_create(
     players: Sequence[Seat],
     open_seats: int = 0,
     seed: int | None = None,
+    client_seed: str | None = None,
     student_id: uuid.UUID | None = None,
     classroom_id: uuid.UUID | None = None,
 ) -> Played:
@@ -58,7 +60,7 @@ def game_create(
 
     A game with no person seat and no open seat is played to its end within this call.
     ``student_id``: the student whose API key created it, in ``classroom_id``; the game then
-    belongs to them.
+    belongs to them. ``client_seed`` goes into every die's derivation (a random one if None).
     """
     # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
     if any(p.computer == "optimal" for p in players):
@@ -66,16 +68,19 @@ def game_create(
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     _check_computers(ruleset.id, players)
+    dice = commit(seed=seed, client_seed=client_seed)
     game = Game(
         ruleset=ruleset.id,
         options=chosen,
         ranked=seed is None,
         seed=seed,
+        dice_secret=dice.secret,
+        client_seed=dice.client_seed,
         student_id=student_id,
         classroom_id=classroom_id,
     )
     match = _match(game, players)
-    outcome = match.new(open_seats=open_seats, dice=_dice(game), mind=_mind(game))
+    outcome = match.new(open_seats=open_seats, dice=dice_for(game), mind=mind_for(game))
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
     seats = [{"seat": s, "name": p.name, "computer": p.computer} for s, p in enumerate(players)]
     created = {"ruleset": ruleset.id, "options": chosen, "seed": seed, "players": seats}
@@ -127,7 +132,7 @@ def game_play(
                 "version_mismatch", f"the game is at version {game.version}, not {if_match}"
             )
         outcome = _match(game, players).play(
-            game.state, seat=seat, command=command, dice=_dice(game), mind=_mind(game)
+            game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
         )
         gamestore.game_update(game, _apply(game, players, outcome))
         if idempotency_key is not None:
@@ -150,7 +155,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     with transaction.atomic():
         game, players = _locked(game_id)
         outcome = _match(game, players).play(
-            game.state, seat=None, command=command, dice=_dice(game), mind=_mind(game)
+            game.state, seat=None, command=command, dice=dice_for(game), mind=mind_for(game)
         )
         token = new_token()
         joined = Player(
@@ -188,17 +193,6 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
                 f"{ruleset_id} computer players are: {', '.join(levels)}",
                 field=f"players.{seat}.computer",
             )
-
-
-def _dice(game: Game) -> Rng:
-    """The dice of one change: secure, or for seeded games a function of seed and version."""
-    return secure_rng() if game.seed is None else seeded_rng(game.seed, game.version)
-
-
-def _mind(game: Game) -> Rng:
-    """Computer seats' own choices (which random move, say) come from a source of their own,
-    seeded like the dice in a seeded game, so the same seed and moves give the same game."""
-    return secure_rng() if game.seed is None else seeded_rng(game.seed, -game.version)
 
 
 def _locked(game_id: Any) -> tuple[Game, list[Player]]:

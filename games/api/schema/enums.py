@@ -3,6 +3,7 @@
 
 from scoring import RULESETS
 from scoring.match import GameStatus
+from scoring.records import PROBLEM_CODES
 from scoring.strategy import levels_for
 
 BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
@@ -16,3 +17,5 @@ EVENT_TYPES = [
     "banked", "busted", "passed", "left", "finished", "abandoned",
 ]
 ANALYSIS_METHODS = ["optimal"]
+# What a record's check may find wrong (``scoring.records``).
+RECORD_PROBLEMS = list(PROBLEM_CODES)

@@ -17,6 +17,7 @@ from games.api.schema.enums import (
     EVENT_TYPES,
     GAME_STATUSES,
     MOVES,
+    RECORD_PROBLEMS,
     RULESET_IDS,
 )
 from games.api.schema.shapes import Bounds, Choice, DateTime, Uuid, serializer_for
@@ -88,6 +89,25 @@ class PlayerBody(TypedDict):
     ]
 
 
+class DiceBody(TypedDict):
+    """How the game's dice are found: every die from the secret committed to at creation
+    (API.md, "Verifiable dice and game records"; the README has a verifier)."""
+
+    algorithm: Annotated[
+        Literal["hmac-sha256-v1", "legacy"],
+        "`hmac-sha256-v1`: each die is derived from the secret and the client seed; "
+        "`legacy`: a game created before, whose dice were drawn and cannot be checked.",
+    ]
+    commitment: Annotated[
+        str | None, "Hex SHA-256 of the secret's 32 bytes, fixed before the first roll."
+    ]
+    client_seed: str | None
+    secret: Annotated[
+        str | None,
+        "The hex secret, once the game is finished or abandoned; null until then.",
+    ]
+
+
 class GameBody(TypedDict):
     id: Uuid
     ruleset: RulesetId
@@ -95,6 +115,7 @@ class GameBody(TypedDict):
     status: Annotated[str, Choice(GAME_STATUSES)]
     ranked: bool
     seed: int | None
+    dice: DiceBody
     open_seats: Annotated[int, "Seats still open to `join`."]
     version: int
     round: int
@@ -302,3 +323,60 @@ ProblemOut = serializer_for(ProblemBody)
 AdviceOut = serializer_for(AdviceBody)
 HintOut = serializer_for(HintBody)
 AnalysisOut = serializer_for(AnalysisBody)
+
+
+class RecordPlayerBody(TypedDict):
+    seat: int
+    name: str
+    computer: Annotated[str | None, Choice(COMPUTERS), "Null for a person."]
+
+
+class RecordBody(TypedDict):
+    """A game as one self-contained document, to keep and to check (`/records/verify/`,
+    or the README's stand-alone verifier)."""
+
+    format: Literal["dice-games-record/1"]
+    id: Uuid
+    ruleset: RulesetId
+    options: dict[str, Any]
+    players: list[RecordPlayerBody]
+    dice: DiceBody
+    events: Annotated[list[EventBody], "The whole log, oldest first, as `/events/` shows it."]
+    status: Annotated[str, Choice(GAME_STATUSES)]
+    totals: Annotated[list[int], "Each seat's total, in seat order."]
+    winners: list[int]
+
+
+@extend_schema_field(
+    {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["unchecked"]}]}
+)
+class CheckedDiceField(serializers.JSONField):
+    """A count of dice, or the word ``unchecked``."""
+
+
+class CheckedBody(TypedDict):
+    dice: Annotated[
+        Any,
+        CheckedDiceField,
+        "How many thrown dice were derived again from the secret; `unchecked` while the "
+        "secret is hidden (or for a `legacy` game).",
+    ]
+    moves: Annotated[int, "How many moves were played again through the rules."]
+
+
+class RecordProblemBody(TypedDict):
+    seq: Annotated[int | None, "The event at fault; null for the record as a whole."]
+    code: Annotated[str, Choice(RECORD_PROBLEMS)]
+    detail: str
+
+
+class VerdictBody(TypedDict):
+    valid: bool
+    checked: NotRequired[Annotated[CheckedBody, "When `valid`: what was checked."]]
+    problems: NotRequired[
+        Annotated[list[RecordProblemBody], "When not `valid`: the first problem first."]
+    ]
+
+
+RecordOut = serializer_for(RecordBody)
+VerdictOut = serializer_for(VerdictBody)

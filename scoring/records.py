@@ -1,0 +1,493 @@
+"""Checking a game record (API.md, "Verifiable dice and game records"): its commitment, every
+thrown die, every move, and the totals and winners it claims.
+
+A record is checked by playing it again: each move the log shows is turned back into the
+command that made it (:func:`commands`) and played through the same :class:`~scoring.match.
+Match` the service plays with, computer seats included (their moves are read from the log,
+not chosen again). The dice of each throw are the ones the log shows; where the secret is
+revealed, each of them is also derived from it (``scoring.verifiable``) at the
+coordinates the engine gives the throw. Every event the replay writes must then be the
+event the record shows, in order.
+
+The work is bounded by the record itself: one engine move per logged move, one derivation
+per thrown die, and the record's size is limited by whoever reads it (the API: 1 MB).
+"""
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
+from .errors import RuleError
+from .match import GameStatus, Match, Seat, status
+from .registry import RULESETS
+from .ruleset import Event, Ruleset, State
+from .verifiable import ALGORITHMS, DerivedDice, check_client_seed, commitment
+
+FORMAT = "dice-games-record/1"
+# Each logged move costs one engine move; a megabyte of JSON holds fewer events than this.
+MOST_EVENTS = 20_000
+# Events a move writes but no command asks for: they are compared, never replayed.
+FOLLOWING = {"busted", "finished"}
+# Events that record something beside the moves (a turn clock's notice): skipped.
+NOTICES = {"timed_out"}
+# The field of an event's data that differs names the problem.
+CODES_BY_FIELD = {
+    "dice": "die_mismatch",
+    "thrown": "die_mismatch",
+    "held": "die_mismatch",
+    "points": "score_mismatch",
+    "yahtzee_bonus": "score_mismatch",
+    "lost": "score_mismatch",
+    "total": "total_mismatch",
+    "totals": "total_mismatch",
+    "winners": "total_mismatch",
+}
+PROBLEM_CODES = (
+    "commitment_mismatch", "die_mismatch", "illegal_move", "score_mismatch", "total_mismatch",
+    "status_mismatch",
+)
+
+
+class NotARecord(RuleError):
+    """The document is not a game record at all: refused (``invalid``), not judged."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__("invalid", f"{where} {detail}", field=where)
+
+
+@dataclass(frozen=True)
+class Problem:
+    seq: int | None
+    code: str
+    detail: str
+
+
+@dataclass
+class Verdict:
+    """What a check found: its problems (the first one first), the dice checked against the
+    secret (None when the secret is not revealed) and the moves replayed."""
+
+    problems: list[Problem] = field(default_factory=list)
+    dice: int | None = None
+    moves: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class Logged:
+    seq: int
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Record:
+    ruleset: Ruleset
+    options: dict[str, Any]
+    players: list[Seat]
+    algorithm: str
+    commitment: str | None
+    client_seed: str | None
+    secret: str | None
+    events: list[Logged]
+    status: str
+    totals: list[int]
+    winners: list[int]
+
+
+class _Stop(Exception):
+    """Ends the replay at its first problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.detail)
+        self.problem = problem
+
+
+def verify(document: object) -> Verdict:
+    """Checks a record; raises :class:`NotARecord` for a document that is not one."""
+    record = parse(document)
+    verdict = Verdict()
+    dice = _revealed(record, verdict)
+    try:
+        state = _replay(record, dice, verdict)
+    except _Stop as stop:
+        verdict.problems.append(stop.problem)
+        return verdict
+    _check_end(record, state, verdict)
+    return verdict
+
+
+# -- the document ------------------------------------------------------------------------
+
+
+def parse(document: object) -> Record:
+    """The record's parts, each of the type it must have."""
+    doc = _object(document, "record")
+    if doc.get("format") != FORMAT:
+        raise NotARecord("format", f'must be "{FORMAT}"')
+    _text(doc.get("id"), "id")
+    ruleset = RULESETS.get(doc.get("ruleset"))  # type: ignore[arg-type]
+    if ruleset is None:
+        raise NotARecord("ruleset", f"must be one of {', '.join(RULESETS)}")
+    try:
+        options = ruleset.validate_options(_object(doc.get("options"), "options"))
+    except RuleError as error:
+        raise NotARecord("options", error.detail) from None
+    players = _list(doc.get("players"), "players", most=ruleset.max_players)
+    seats = [_seat(player, index) for index, player in enumerate(players)]
+    dice = _object(doc.get("dice"), "dice")
+    events = _list(doc.get("events"), "events", most=MOST_EVENTS)
+    logged = [_event(event, index) for index, event in enumerate(events)]
+    algorithm = _text(dice.get("algorithm"), "dice.algorithm")
+    if algorithm not in ALGORITHMS:
+        raise NotARecord("dice.algorithm", f"must be one of {', '.join(ALGORITHMS)}")
+    state = doc.get("status")
+    if state not in set(GameStatus):
+        raise NotARecord("status", f"must be one of {', '.join(GameStatus)}")
+    return Record(
+        ruleset=ruleset,
+        options=options,
+        players=seats,
+        algorithm=algorithm,
+        commitment=_text(dice.get("commitment"), "dice.commitment", null=True),
+        client_seed=_text(dice.get("client_seed"), "dice.client_seed", null=True),
+        secret=_text(dice.get("secret"), "dice.secret", null=True),
+        events=logged,
+        status=str(state),
+        totals=_numbers(doc.get("totals"), "totals"),
+        winners=_numbers(doc.get("winners"), "winners"),
+    )
+
+
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise NotARecord(where, "must be an object")
+    return value
+
+
+def _list(value: object, where: str, *, most: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise NotARecord(where, "must be a list")
+    if len(value) > most:
+        raise NotARecord(where, f"holds more than {most} items")
+    return value
+
+
+def _text(value: object, where: str, *, null: bool = False) -> Any:
+    if value is None and null:
+        return None
+    if not isinstance(value, str):
+        raise NotARecord(where, "must be a string" + (" or null" if null else ""))
+    return value
+
+
+def _int(value: object, where: str, *, null: bool = False) -> Any:
+    if value is None and null:
+        return None
+    if type(value) is not int:
+        raise NotARecord(where, "must be a whole number" + (" or null" if null else ""))
+    return value
+
+
+def _numbers(value: object, where: str) -> list[int]:
+    return [_int(item, f"{where}.{i}") for i, item in enumerate(_list(value, where, most=64))]
+
+
+def _seat(value: object, index: int) -> Seat:
+    player = _object(value, f"players.{index}")
+    if _int(player.get("seat"), f"players.{index}.seat") != index:
+        raise NotARecord(f"players.{index}.seat", f"must be {index}: seats are listed in order")
+    name = _text(player.get("name"), f"players.{index}.name")
+    return Seat(name, _text(player.get("computer"), f"players.{index}.computer", null=True))
+
+
+def _event(value: object, index: int) -> Logged:
+    event = _object(value, f"events.{index}")
+    seq = _int(event.get("seq"), f"events.{index}.seq")
+    if seq != index + 1:
+        raise NotARecord(f"events.{index}.seq", f"must be {index + 1}: the log is whole, in order")
+    return Logged(
+        seq=seq,
+        type=_text(event.get("type"), f"events.{index}.type"),
+        seat=_int(event.get("seat"), f"events.{index}.seat", null=True),
+        data=_object(event.get("data"), f"events.{index}.data"),
+    )
+
+
+# -- the dice ------------------------------------------------------------------------------
+
+
+def _revealed(record: Record, verdict: Verdict) -> DerivedDice | None:
+    """The game's dice when its secret is shown and matches the commitment; else None (and,
+    for a secret that does not match, the problem)."""
+    if record.algorithm != DerivedDice.algorithm or record.secret is None:
+        return None
+    try:
+        secret = bytes.fromhex(record.secret)
+    except ValueError:
+        secret = None
+    if secret is None or commitment(secret) != record.commitment:
+        verdict.problems.append(
+            Problem(None, "commitment_mismatch", "the secret's SHA-256 is not the commitment")
+        )
+        return None
+    try:
+        check_client_seed(record.client_seed)
+    except RuleError as error:
+        raise NotARecord("dice.client_seed", error.detail) from None
+    verdict.dice = 0
+    return DerivedDice(secret, record.client_seed)
+
+
+class _LoggedDice:
+    """The dice source of a replay: each throw answers the faces its ``rolled`` event shows,
+    after checking them against the secret's (when it is revealed)."""
+
+    def __init__(self, throws: Iterator[Logged], derived: DerivedDice | None, verdict: Verdict):
+        self.throws = throws
+        self.derived = derived
+        self.verdict = verdict
+
+    def throw(self, seat: int, turn: int, roll: int, positions: Sequence[int]) -> list[int]:
+        event = next(self.throws, None)
+        if event is None:
+            raise _Stop(Problem(None, "illegal_move", "a move threw dice the log does not show"))
+        shown = event.data.get("dice")
+        if (
+            not isinstance(shown, list)
+            or len(shown) <= max(positions, default=0)
+            or not all(type(value) is int and 1 <= value <= 6 for value in shown)
+        ):
+            raise _Stop(Problem(event.seq, "die_mismatch", "the dice are not faces from 1 to 6"))
+        faces = [shown[position] for position in positions]
+        if self.derived is not None:
+            expected = self.derived.throw(seat, turn, roll, positions)
+            for position, got, wanted in zip(positions, faces, expected, strict=True):
+                if got != wanted:
+                    raise _Stop(Problem(
+                        event.seq,
+                        "die_mismatch",
+                        f"die {position} of seat {seat}'s turn {turn}, throw {roll} shows "
+                        f"{got}; the secret gives {wanted}",
+                    ))
+            assert self.verdict.dice is not None
+            self.verdict.dice += len(positions)
+        return faces
+
+
+# -- the moves -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """A command read back from the log: who made it, and the event that shows it."""
+
+    seat: int | None
+    command: Command | None  # None: the game was abandoned
+    seq: int
+
+
+def commands(events: Sequence[Logged], ruleset: Ruleset) -> Iterator[Move]:
+    """The commands that wrote the log after its ``created`` event, in order."""
+    holds = Hold in ruleset.moves
+    index = 1
+    while index < len(events):
+        event = events[index]
+        index += 1
+        kind, data = event.type, event.data
+        if kind in FOLLOWING or kind in NOTICES or (kind == "started" and event.seat is None):
+            continue  # written by the move before it, or a notice
+        if kind == "set_aside":
+            following = events[index] if index < len(events) else None
+            chosen = _positions(data.get("dice"))
+            index += 1
+            if following is not None and following.type == "rolled":
+                yield Move(event.seat, Roll(set_aside=chosen), event.seq)
+            elif following is not None and following.type == "banked":
+                yield Move(event.seat, Bank(set_aside=chosen), event.seq)
+            else:
+                raise _Stop(
+                    Problem(event.seq, "illegal_move", "dice set aside neither thrown nor banked")
+                )
+            continue
+        yield Move(event.seat, _command(event, holds=holds), event.seq)
+
+
+def _command(event: Logged, *, holds: bool) -> Command | None:
+    data = event.data
+    match event.type:
+        case "rolled" if not holds:
+            return Roll()
+        case "rolled":
+            thrown = data.get("thrown")
+            count = len(data["dice"]) if isinstance(data.get("dice"), list) else 0
+            if not isinstance(thrown, list):
+                raise _Stop(Problem(event.seq, "die_mismatch", "a throw must list the dice thrown"))
+            return Roll(hold=tuple(i for i in range(count) if i not in thrown))
+        case "held":
+            return Hold(hold=_positions(data.get("held")))
+        case "scored":
+            return Score(category=data.get("category"))  # type: ignore[arg-type]
+        case "scratched":
+            return Scratch(category=data.get("category"))  # type: ignore[arg-type]
+        case "passed":
+            return Pass()
+        case "left":
+            return Leave()
+        case "started":
+            return Start()
+        case "joined":
+            return Join(name=data.get("name"))  # type: ignore[arg-type]
+        case "abandoned":
+            return None
+    raise _Stop(Problem(event.seq, "illegal_move", f"no move writes an event {event.type!r}"))
+
+
+def _positions(value: object) -> tuple[int, ...]:
+    # The engine checks the positions themselves; anything else than a list fails there.
+    return tuple(value) if isinstance(value, list) else value  # type: ignore[return-value]
+
+
+# -- the replay ----------------------------------------------------------------------------
+
+
+def _replay(record: Record, derived: DerivedDice | None, verdict: Verdict) -> State:
+    """Plays the record's moves again, comparing every event written with the record's;
+    answers the state at the end of the log."""
+    events = record.events
+    if not events or events[0].type != "created":
+        raise _Stop(Problem(None, "illegal_move", "the log must open with a created event"))
+    seats = _created(record, events[0])
+    moves = commands(events, record.ruleset)
+    dice = _LoggedDice((e for e in events if e.type == "rolled"), derived, verdict)
+    log = _Log([event for event in events if event.type not in NOTICES])
+    log.check([Event("created", None, events[0].data)])
+    last: list[int] = [1]  # the seq of the move being played
+
+    def recorded(ruleset: Ruleset, state: State, level: str, options: Any, mind: Any) -> Command:
+        """A computer seat's move: the next one of the log, which must be that seat's."""
+        move = next(moves, None)
+        if move is None or move.command is None or move.seat != state["current"]:
+            seq = move.seq if move is not None else None
+            raise _Stop(Problem(seq, "illegal_move", f"seat {state['current']} was to move"))
+        last[0] = move.seq
+        verdict.moves += 1
+        return move.command
+
+    match = Match(record.ruleset, record.options, seats, recorded)
+    try:
+        outcome = match.new(
+            open_seats=events[0].data.get("open_seats", 0), dice=dice, mind=None  # type: ignore[arg-type]
+        )
+        log.check(outcome.events)
+        state = outcome.state
+        for move in moves:
+            last[0] = move.seq
+            verdict.moves += 1
+            if move.command is None:
+                outcome = match.abandon(state, by=events[move.seq - 1].data.get("by"))  # type: ignore[arg-type]
+            else:
+                outcome = match.play(
+                    state, seat=move.seat, command=move.command, dice=dice, mind=None  # type: ignore[arg-type]
+                )
+            if isinstance(move.command, Join):
+                match = replace(match, seats=[*match.seats, Seat(move.command.name)])
+            log.check(outcome.events)
+            state = outcome.state
+    except (RuleError, KeyError, TypeError, ValueError, IndexError) as error:
+        detail = error.detail if isinstance(error, RuleError) else "the move cannot be played"
+        raise _Stop(Problem(last[0], "illegal_move", detail)) from None
+    log.check_ended()
+    if [seat.name for seat in match.seats] != [seat.name for seat in record.players]:
+        raise _Stop(Problem(None, "illegal_move", "the players are not those the log seats"))
+    return state
+
+
+def _created(record: Record, event: Logged) -> list[Seat]:
+    """The seats the ``created`` event fills, which must be the record's first ones."""
+    data = event.data
+    names = data.get("players")
+    seats = record.players[: len(names)] if isinstance(names, list) else []
+    listed = [
+        {"seat": seat, "name": player.name, "computer": player.computer}
+        for seat, player in enumerate(seats)
+    ]
+    if (
+        not seats
+        or _json(names) != _json(listed)
+        or data.get("ruleset") != record.ruleset.id
+        or _json(data.get("options")) != _json(record.options)
+        or type(data.get("open_seats", 0)) is not int
+    ):
+        raise _Stop(Problem(event.seq, "illegal_move", "created does not match the record's game"))
+    return seats
+
+
+class _Log:
+    """The record's events (notices aside), compared one for one with those the replay
+    writes, in order."""
+
+    def __init__(self, logged: list[Logged]) -> None:
+        self.logged = logged
+        self.next = 0
+
+    def check(self, written: Sequence[Event]) -> None:
+        for event in written:
+            if self.next >= len(self.logged):
+                raise _Stop(
+                    Problem(None, "illegal_move", f"the log stops before a {event.type} event")
+                )
+            shown = self.logged[self.next]
+            self.next += 1
+            if shown.type != event.type or shown.seat != event.seat:
+                raise _Stop(Problem(
+                    shown.seq, "illegal_move",
+                    f"the log shows {shown.type} by seat {shown.seat}; the rules give "
+                    f"{event.type} by seat {event.seat}",
+                ))
+            if _json(shown.data) != _json(event.data):
+                raise _Stop(_difference(shown, event))
+
+    def check_ended(self) -> None:
+        if self.next < len(self.logged):
+            shown = self.logged[self.next]
+            raise _Stop(Problem(shown.seq, "illegal_move", f"no move writes this {shown.type}"))
+
+
+def _difference(shown: Logged, event: Event) -> Problem:
+    for name in sorted(set(shown.data) | set(event.data)):
+        if _json(shown.data.get(name)) != _json(event.data.get(name)):
+            code = CODES_BY_FIELD.get(name, "illegal_move")
+            return Problem(
+                shown.seq, code,
+                f"{shown.type}: {name} is {_json(shown.data.get(name))}; the rules give "
+                f"{_json(event.data.get(name))}",
+            )
+    return Problem(shown.seq, "illegal_move", f"{shown.type} differs")  # pragma: no cover
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _check_end(record: Record, state: State, verdict: Verdict) -> None:
+    view = record.ruleset.view(state, options=record.options)
+    now = status(state)
+    if record.status != now:
+        verdict.problems.append(
+            Problem(None, "status_mismatch", f"the record says {record.status}; the log, {now}")
+        )
+    if record.totals != view.totals:
+        verdict.problems.append(
+            Problem(None, "total_mismatch", f"totals are {view.totals}, not {record.totals}")
+        )
+    if record.winners != view.winners:
+        verdict.problems.append(
+            Problem(None, "total_mismatch", f"winners are {view.winners}, not {record.winners}")
+        )
