@@ -283,6 +283,7 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema_hooks.link_the_created_game",
         "games.api.schema_hooks.add_game_stream",
         "games.api.schema_hooks.close_request_objects",
+        "games.api.schema_hooks.require_bodies",
         "games.api.schema_hooks.document_retry_after",
         "games.api.schema_hooks.for_generated_clients",
     ],

@@ -91,6 +91,7 @@ class Record:
     ruleset: Ruleset
     options: dict[str, Any]
     players: list[Seat]
+    seat_numbers: list[int]
     algorithm: str
     commitment: str | None
     client_seed: str | None
@@ -99,6 +100,16 @@ class Record:
     status: str
     totals: list[int]
     winners: list[int]
+
+
+class _NoMind:
+    """The computers' own choices are read from the log: a replay never draws one."""
+
+    def randint(self, a: int, b: int) -> int:
+        raise AssertionError("a replayed computer seat chose a move by itself")
+
+
+NO_MIND = _NoMind()
 
 
 class _Stop(Exception):
@@ -115,11 +126,11 @@ def verify(document: object) -> Verdict:
     verdict = Verdict()
     dice = _revealed(record, verdict)
     try:
-        state = _replay(record, dice, verdict)
+        match, state = _replay(record, dice, verdict)
     except _Stop as stop:
         verdict.problems.append(stop.problem)
         return verdict
-    _check_end(record, state, verdict)
+    _check_end(record, match, state, verdict)
     return verdict
 
 
@@ -127,47 +138,116 @@ def verify(document: object) -> Verdict:
 
 
 def parse(document: object) -> Record:
-    """The record's parts, each of the type it must have."""
-    doc = _object(document, "record")
-    if doc.get("format") != FORMAT:
+    """The record's parts, each of the type it must have (:func:`shape` states them all).
+    What the types cannot say (the log's order, the options' values) is the replay's to
+    find, as a problem."""
+    doc = _object(document, "record", RECORD_KEYS)
+    if doc["format"] != FORMAT:
         raise NotARecord("format", f'must be "{FORMAT}"')
-    _text(doc.get("id"), "id")
-    ruleset = RULESETS.get(doc.get("ruleset"))  # type: ignore[arg-type]
+    _text(doc["id"], "id")
+    ruleset = RULESETS.get(doc["ruleset"]) if isinstance(doc["ruleset"], str) else None
     if ruleset is None:
         raise NotARecord("ruleset", f"must be one of {', '.join(RULESETS)}")
-    try:
-        options = ruleset.validate_options(_object(doc.get("options"), "options"))
-    except RuleError as error:
-        raise NotARecord("options", error.detail) from None
-    players = _list(doc.get("players"), "players", most=ruleset.max_players)
+    options = _object(doc["options"], "options", ())
+    players = _list(doc["players"], "players", most=MOST_SEATS)
     seats = [_seat(player, index) for index, player in enumerate(players)]
-    dice = _object(doc.get("dice"), "dice")
-    events = _list(doc.get("events"), "events", most=MOST_EVENTS)
-    logged = [_event(event, index) for index, event in enumerate(events)]
-    algorithm = _text(dice.get("algorithm"), "dice.algorithm")
+    dice = _object(doc["dice"], "dice", DICE_KEYS)
+    algorithm = dice["algorithm"]
     if algorithm not in ALGORITHMS:
         raise NotARecord("dice.algorithm", f"must be one of {', '.join(ALGORITHMS)}")
-    state = doc.get("status")
-    if state not in set(GameStatus):
+    client_seed = _text(dice["client_seed"], "dice.client_seed", null=True)
+    if client_seed is not None:
+        try:
+            check_client_seed(client_seed)
+        except RuleError as error:
+            raise NotARecord("dice.client_seed", error.detail) from None
+    events = _list(doc["events"], "events", most=MOST_EVENTS)
+    logged = [_event(event, index) for index, event in enumerate(events)]
+    if not isinstance(doc["status"], str) or doc["status"] not in set(GameStatus):
         raise NotARecord("status", f"must be one of {', '.join(GameStatus)}")
     return Record(
         ruleset=ruleset,
         options=options,
         players=seats,
+        seat_numbers=[player["seat"] for player in players],
         algorithm=algorithm,
-        commitment=_text(dice.get("commitment"), "dice.commitment", null=True),
-        client_seed=_text(dice.get("client_seed"), "dice.client_seed", null=True),
-        secret=_text(dice.get("secret"), "dice.secret", null=True),
+        commitment=_text(dice["commitment"], "dice.commitment", null=True),
+        client_seed=client_seed,
+        secret=_text(dice["secret"], "dice.secret", null=True),
         events=logged,
-        status=str(state),
-        totals=_numbers(doc.get("totals"), "totals"),
-        winners=_numbers(doc.get("winners"), "winners"),
+        status=str(doc["status"]),
+        totals=_numbers(doc["totals"], "totals"),
+        winners=_numbers(doc["winners"], "winners"),
     )
 
 
-def _object(value: object, where: str) -> dict[str, Any]:
+RECORD_KEYS = (
+    "format", "id", "ruleset", "options", "players", "dice", "events", "status", "totals",
+    "winners",
+)
+PLAYER_KEYS = ("seat", "name", "computer")
+DICE_KEYS = ("algorithm", "commitment", "client_seed", "secret")
+EVENT_KEYS = ("seq", "type", "seat", "data")
+MOST_SEATS = 8
+CLIENT_SEED_PATTERN = "^[ -9;-~]{1,64}$"
+
+
+def shape() -> dict[str, Any]:
+    """The JSON Schema of what :func:`parse` takes: a document that fits it is a record (and
+    is judged), any other is refused."""
+    text, number = {"type": "string"}, {"type": "integer"}
+
+    def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+        return {**schema, "nullable": True}
+
+    def obj(keys: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "required": list(keys), "properties": properties}
+
+    numbers = {"type": "array", "maxItems": MOST_NUMBERS, "items": number}
+    return obj(
+        RECORD_KEYS,
+        format={"type": "string", "enum": [FORMAT]},
+        id=text,
+        ruleset={"type": "string", "enum": list(RULESETS)},
+        options={"type": "object", "additionalProperties": True},
+        players={
+            "type": "array",
+            "maxItems": MOST_SEATS,
+            "items": obj(PLAYER_KEYS, seat=number, name=text, computer=nullable(text)),
+        },
+        dice=obj(
+            DICE_KEYS,
+            algorithm={"type": "string", "enum": list(ALGORITHMS)},
+            commitment=nullable(text),
+            client_seed=nullable({"type": "string", "pattern": CLIENT_SEED_PATTERN}),
+            secret=nullable(text),
+        ),
+        events={
+            "type": "array",
+            "maxItems": MOST_EVENTS,
+            "items": obj(
+                EVENT_KEYS,
+                seq=number,
+                type=text,
+                seat=nullable(number),
+                data={"type": "object", "additionalProperties": True},
+            ),
+        },
+        status={"type": "string", "enum": [status.value for status in GameStatus]},
+        totals=numbers,
+        winners=numbers,
+    )
+
+
+MOST_NUMBERS = 64
+
+
+def _object(value: object, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise NotARecord(where, "must be an object")
+    missing = [key for key in keys if key not in value]
+    if missing:
+        raise NotARecord(f"{where}.{missing[0]}" if where != "record" else missing[0], "is missing")
     return value
 
 
@@ -196,27 +276,24 @@ def _int(value: object, where: str, *, null: bool = False) -> Any:
 
 
 def _numbers(value: object, where: str) -> list[int]:
-    return [_int(item, f"{where}.{i}") for i, item in enumerate(_list(value, where, most=64))]
+    items = _list(value, where, most=MOST_NUMBERS)
+    return [_int(item, f"{where}.{i}") for i, item in enumerate(items)]
 
 
 def _seat(value: object, index: int) -> Seat:
-    player = _object(value, f"players.{index}")
-    if _int(player.get("seat"), f"players.{index}.seat") != index:
-        raise NotARecord(f"players.{index}.seat", f"must be {index}: seats are listed in order")
-    name = _text(player.get("name"), f"players.{index}.name")
-    return Seat(name, _text(player.get("computer"), f"players.{index}.computer", null=True))
+    player = _object(value, f"players.{index}", PLAYER_KEYS)
+    _int(player["seat"], f"players.{index}.seat")
+    name = _text(player["name"], f"players.{index}.name")
+    return Seat(name, _text(player["computer"], f"players.{index}.computer", null=True))
 
 
 def _event(value: object, index: int) -> Logged:
-    event = _object(value, f"events.{index}")
-    seq = _int(event.get("seq"), f"events.{index}.seq")
-    if seq != index + 1:
-        raise NotARecord(f"events.{index}.seq", f"must be {index + 1}: the log is whole, in order")
+    event = _object(value, f"events.{index}", EVENT_KEYS)
     return Logged(
-        seq=seq,
-        type=_text(event.get("type"), f"events.{index}.type"),
-        seat=_int(event.get("seat"), f"events.{index}.seat", null=True),
-        data=_object(event.get("data"), f"events.{index}.data"),
+        seq=_int(event["seq"], f"events.{index}.seq"),
+        type=_text(event["type"], f"events.{index}.type"),
+        seat=_int(event["seat"], f"events.{index}.seat", null=True),
+        data=_object(event["data"], f"events.{index}.data", ()),
     )
 
 
@@ -237,10 +314,11 @@ def _revealed(record: Record, verdict: Verdict) -> DerivedDice | None:
             Problem(None, "commitment_mismatch", "the secret's SHA-256 is not the commitment")
         )
         return None
-    try:
-        check_client_seed(record.client_seed)
-    except RuleError as error:
-        raise NotARecord("dice.client_seed", error.detail) from None
+    if record.client_seed is None:
+        verdict.problems.append(
+            Problem(None, "die_mismatch", "no client seed: the dice cannot be derived")
+        )
+        return None
     verdict.dice = 0
     return DerivedDice(secret, record.client_seed)
 
@@ -357,13 +435,17 @@ def _positions(value: object) -> tuple[int, ...]:
 # -- the replay ----------------------------------------------------------------------------
 
 
-def _replay(record: Record, derived: DerivedDice | None, verdict: Verdict) -> State:
+def _replay(
+    record: Record, derived: DerivedDice | None, verdict: Verdict
+) -> tuple[Match, State]:
     """Plays the record's moves again, comparing every event written with the record's;
-    answers the state at the end of the log."""
+    answers the match and the state at the end of the log."""
     events = record.events
     if not events or events[0].type != "created":
         raise _Stop(Problem(None, "illegal_move", "the log must open with a created event"))
+    options = _in_order(record)
     seats = _created(record, events[0])
+    first = events[0].data.get("open_seats", 0)
     moves = commands(events, record.ruleset)
     dice = _LoggedDice((e for e in events if e.type == "rolled"), derived, verdict)
     log = _Log([event for event in events if event.type not in NOTICES])
@@ -380,33 +462,51 @@ def _replay(record: Record, derived: DerivedDice | None, verdict: Verdict) -> St
         verdict.moves += 1
         return move.command
 
-    match = Match(record.ruleset, record.options, seats, recorded)
+    match = Match(record.ruleset, options, seats, recorded)
     try:
-        outcome = match.new(
-            open_seats=events[0].data.get("open_seats", 0), dice=dice, mind=None  # type: ignore[arg-type]
-        )
+        outcome = match.new(open_seats=first, dice=dice, mind=NO_MIND)
         log.check(outcome.events)
         state = outcome.state
         for move in moves:
             last[0] = move.seq
             verdict.moves += 1
+            seated = range(len(match.seats))
+            if not isinstance(move.command, Join) and move.seat not in (None, *seated):
+                raise _Stop(Problem(move.seq, "illegal_move", f"there is no seat {move.seat}"))
             if move.command is None:
-                outcome = match.abandon(state, by=events[move.seq - 1].data.get("by"))  # type: ignore[arg-type]
+                outcome = match.abandon(state, by=events[move.seq - 1].data.get("by"))
             else:
                 outcome = match.play(
-                    state, seat=move.seat, command=move.command, dice=dice, mind=None  # type: ignore[arg-type]
+                    state, seat=move.seat, command=move.command, dice=dice, mind=NO_MIND
                 )
             if isinstance(move.command, Join):
                 match = replace(match, seats=[*match.seats, Seat(move.command.name)])
             log.check(outcome.events)
             state = outcome.state
-    except (RuleError, KeyError, TypeError, ValueError, IndexError) as error:
+    except (RuleError, AssertionError, KeyError, TypeError, ValueError, IndexError) as error:
         detail = error.detail if isinstance(error, RuleError) else "the move cannot be played"
         raise _Stop(Problem(last[0], "illegal_move", detail)) from None
     log.check_ended()
     if [seat.name for seat in match.seats] != [seat.name for seat in record.players]:
         raise _Stop(Problem(None, "illegal_move", "the players are not those the log seats"))
-    return state
+    return match, state
+
+
+def _in_order(record: Record) -> dict[str, Any]:
+    """What a record's types cannot say: its seats and its log are numbered in order, and
+    its options are the ruleset's."""
+    for index, number in enumerate(record.seat_numbers):
+        if number != index:
+            raise _Stop(Problem(None, "illegal_move", f"player {index} is numbered seat "
+                                f"{number}: seats are listed in order"))
+    for index, event in enumerate(record.events):
+        if event.seq != index + 1:
+            raise _Stop(Problem(event.seq, "illegal_move", f"event {index + 1} is numbered "
+                                f"{event.seq}: the log must be whole and in order"))
+    try:
+        return record.ruleset.validate_options(record.options)
+    except RuleError as error:
+        raise _Stop(Problem(None, "illegal_move", error.detail)) from None
 
 
 def _created(record: Record, event: Logged) -> list[Seat]:
@@ -476,8 +576,8 @@ def _json(value: object) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _check_end(record: Record, state: State, verdict: Verdict) -> None:
-    view = record.ruleset.view(state, options=record.options)
+def _check_end(record: Record, match: Match, state: State, verdict: Verdict) -> None:
+    view = record.ruleset.view(state, options=match.options)
     now = status(state)
     if record.status != now:
         verdict.problems.append(

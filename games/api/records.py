@@ -3,17 +3,19 @@ check of any record (``POST /records/verify/``)."""
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.render import render_record, render_verdict
+from games.api.requests import RecordQuery
 from games.api.schema import docs
 from games.api.schema.responses import RecordOut, VerdictOut
 from games.http.throttles import AdviceThrottle
 from games.play.records import game_record, record_verify
+from scoring.records import shape as record_shape
 
 # The largest record checked (the contract's 1 MB): a whole game of eight computer seats
 # fills a fraction of it, and it bounds the check's work.
@@ -26,21 +28,15 @@ class GameRecordView(APIView):
         description="The game as one self-contained document: its seats, its dice (the "
         "secret once the game is over), its whole log, its totals and winners. Check it with "
         "`POST /api/v1/records/verify/`, or without the service (the README's verifier).",
-        parameters=[
-            OpenApiParameter(
-                "download",
-                {"type": "string", "enum": ["1"]},
-                OpenApiParameter.QUERY,
-                required=False,
-                description="`1`: answer as a file to save (`Content-Disposition: attachment`).",
-            )
-        ],
-        responses={200: RecordOut, **docs.problems(404)},
+        parameters=[RecordQuery],
+        responses={200: RecordOut, **docs.problems(400, 404)},
     )
     def get(self, request: Request, pk: Any) -> Response:
+        query = RecordQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
         body = render_record(game_record(game_id=pk))
         headers = {}
-        if request.query_params.get("download") == "1":
+        if query.validated_data["download"] == "1":
             headers["Content-Disposition"] = f'attachment; filename="game-{pk}.json"'
         return Response(body, headers=headers)
 
@@ -58,7 +54,7 @@ class RecordVerifyView(APIView):
         "`total_mismatch` (totals or winners), `status_mismatch`. While the secret is hidden "
         "only the moves are checked (`dice: unchecked`). A body over 1 MB, or that is not a "
         "record, is refused with 400.",
-        request={"application/json": {"type": "object", "additionalProperties": True}},
+        request={"application/json": record_shape()},
         responses={200: VerdictOut, **docs.problems(400, 415, 429)},
         examples=[
             OpenApiExample(

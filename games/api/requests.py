@@ -348,6 +348,14 @@ class EventsQuery(serializers.Serializer):
 
 
 
+class RecordQuery(serializers.Serializer):
+    download = serializers.ChoiceField(
+        choices=["0", "1"],
+        default="0",
+        help_text="`1`: answer as a file to save (`Content-Disposition: attachment`).",
+    )
+
+
 class AdviceIn(StrictSerializer):
     scorecard = ScorecardField(required=False)
     yahtzee_bonus = StrictIntegerField(

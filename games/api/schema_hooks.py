@@ -261,6 +261,19 @@ def close_request_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, An
     return result
 
 
+def require_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A body stated inline whose object has required fields (the record that
+    ``/records/verify/`` checks) is itself required, as spectacular marks a serializer's."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if body and any(
+                content.get("schema", {}).get("required") for content in body["content"].values()
+            ):
+                body["required"] = True
+    return result
+
+
 # Declared once among the components (see HEADERS below).
 RETRY_AFTER = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
 UNAVAILABLE = {"description": WHEN[503], "content": PROBLEM}

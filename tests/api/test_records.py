@@ -408,6 +408,23 @@ def test_a_move_out_of_turn_is_found(api):
     assert (found["seq"], found["code"]) == (rolled["seq"], "illegal_move")
 
 
+@pytest.mark.parametrize(
+    "change",
+    ["a gap in the log", "options out of range", "seats out of order", "a seat that is not"],
+)
+def test_what_the_types_cannot_say_is_a_problem_not_a_refusal(api, change):
+    record = finished(api, "yahtzee-two-persons")
+    if change == "a gap in the log":
+        record["events"][3]["seq"] = 40
+    elif change == "options out of range":
+        record["options"]["joker"] = "sometimes"
+    elif change == "seats out of order":
+        record["players"][1]["seat"] = 0
+    else:
+        first_event(record, "rolled")["seat"] = -1
+    assert problems(api, record)[0]["code"] == "illegal_move"
+
+
 def test_a_changed_status_is_found(api):
     record = finished(api, "maxi-yatzy")
     record["status"] = "active"
@@ -445,9 +462,11 @@ def _malformed(record: dict) -> dict[str, object]:
         "no events": without("events"),
         "events not a list": changed(("events",), {"1": {}}),
         "an event not an object": changed(("events", 0), "created"),
-        "a gap in the seq": changed(("events", 1, "seq"), 5),
+        "a seq not a number": changed(("events", 1, "seq"), "2"),
+        "an event without data": changed(("events", 1, "data"), None),
         "an unknown ruleset": changed(("ruleset",), "poker"),
-        "options out of range": changed(("options", "joker"), "sometimes"),
+        "options not an object": changed(("options",), ["joker"]),
+        "a player without computer": changed(("players", 0), {"seat": 0, "name": "Ann"}),
         "players not a list": changed(("players",), "Ann"),
         "dice not an object": changed(("dice",), None),
         "an unknown algorithm": changed(("dice", "algorithm"), "md5"),

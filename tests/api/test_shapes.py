@@ -21,8 +21,10 @@ from games.api.schema.responses import (
     GameBody,
     HealthBody,
     HintBody,
+    RecordBody,
     RulesetBody,
     ScoreBody,
+    VerdictBody,
 )
 from games.api.schema.shapes import derived, keys_of
 from games.http.problems import ProblemBody
@@ -121,13 +123,17 @@ def test_every_answer_of_a_game_has_its_shape(shaped):
         assert play_box_game(shaped, game, random.Random(3))["status"] == "finished"
         games.append(game)
     players = [{"name": "Ann"}, {"name": "Bot", "computer": "classic"}]
-    game = create(shaped, "ten-thousand", players, seed=4, options={"target": 2000})
+    game = create(shaped, "ten-thousand", players, seed=5, options={"target": 2000})
     assert play_ten_thousand(shaped, game, random.Random(4))["status"] == "finished"
     games.append(game)
     assert {game["ruleset"] for game in games} == set(RULESETS)
     for game in games:
         shaped.get(f"/api/v1/games/{game['id']}/", GameBody)
         shaped.get(f"/api/v1/games/{game['id']}/events/", list[EventBody])
+        record = shaped.get(f"/api/v1/games/{game['id']}/record/", RecordBody)
+        shaped.post("/api/v1/records/verify/", record, VerdictBody, 200)
+    record["totals"] = [total + 1 for total in record["totals"]]
+    assert not shaped.post("/api/v1/records/verify/", record, VerdictBody, 200)["valid"]
     forced = games[BOX_GAMES.index("forced-yatzy")]
     shaped.get(f"/api/v1/games/{forced['id']}/analysis/", AnalysisBody)
     shaped.get(f"/api/v1/games/{forced['id']}/analysis/?seats=all", AnalysisBody)

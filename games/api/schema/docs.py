@@ -88,6 +88,12 @@ GAME = {
     "status": "active",
     "ranked": True,
     "seed": None,
+    "dice": {
+        "algorithm": "hmac-sha256-v1",
+        "commitment": "9f2b5c0e1d7a4e3b8c6f0a2d4e6b8c0a1e3f5d7b9c1e3a5f7d9b1c3e5a7f9d1b",
+        "client_seed": "5e0c7a3b9d1f2e4a",
+        "secret": None,
+    },
     "open_seats": 0,
     "version": 4,
     "round": 2,
