@@ -276,6 +276,8 @@ SPECTACULAR_SETTINGS = {
         "MoveEnum": "games.api.schema.enums.MOVES",
         "EventTypeEnum": "games.api.schema.enums.EVENT_TYPES",
         "RecordProblemEnum": "games.api.schema.enums.RECORD_PROBLEMS",
+        "AssignmentStatusEnum": "games.api.schema.enums.ASSIGNMENT_STATUSES",
+        "StatusEnum": "games.api.schema.enums.GAME_STATUSES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

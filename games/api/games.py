@@ -4,7 +4,8 @@ parse the request, call one service, render the answer."""
 import re
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
+from django.utils import timezone
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -18,6 +19,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.api import visibility
 from games.api.filters import GameFilter
 from games.api.render import render_analysis, render_event, render_game, render_hint
 from games.api.requests import (
@@ -38,6 +40,7 @@ from games.api.requests import (
 )
 from games.api.schema import docs
 from games.api.schema.responses import AnalysisOut, EventOut, GameOut, HintOut
+from games.assignments.services import assignments_close_due
 from games.http.auth import SeatTokenAuthentication, request_student
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game, Player
@@ -185,19 +188,35 @@ class GameViewSet(viewsets.GenericViewSet):
 
     def list(self, request: Request) -> Response:
         GamesQuery(data=_query(request)).is_valid(raise_exception=True)
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        assignments_close_due()
+        # Games of an assignment are private until its deadline (``games.play.privacy``).
+        public = self.get_queryset().filter(Q(due_at__isnull=True) | Q(due_at__lte=timezone.now()))
+        page = self.paginate_queryset(self.filter_queryset(public))
         return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
 
     def retrieve(self, request: Request, pk: str) -> Response:
         if "If-None-Match" in request.headers:
             # A client refreshing its copy: the version alone tells whether to send it.
-            version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
-            if version is not None and _unchanged(request, version):
-                return not_modified(version)
+            found = Game.objects.filter(pk=pk).values("version", *visibility.COLUMNS).first()
+            if (
+                found is not None
+                and not visibility.check(request, pk, found)
+                and _unchanged(request, found["version"])
+            ):
+                return not_modified(found["version"])
+        game = self._visible(request, pk)
+        return with_etag(render_game(game, list(game.players.all())))
+
+    def _visible(self, request: Request, pk: str) -> Game:
+        """The game with its seats, if the caller may see it (``games.api.visibility``)."""
         game = self.get_queryset().filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
-        return with_etag(render_game(game, list(game.players.all())))
+        if game.due_at is not None and visibility.check(
+            request, pk, visibility.columns_of(game)
+        ):
+            game = self.get_queryset().get(pk=pk)
+        return game
 
     @move_schema(
         "Roll the dice",
@@ -301,6 +320,7 @@ class GameViewSet(viewsets.GenericViewSet):
         game = Game.objects.filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
+        visibility.check(request, pk, visibility.columns_of(game))
         return Response(render_hint(game_hint(game)))
 
     @extend_schema(
@@ -319,7 +339,10 @@ class GameViewSet(viewsets.GenericViewSet):
     def analysis(self, request: Request, pk: str) -> Response:
         query = AnalysisQuery(data=_query(request))
         query.is_valid(raise_exception=True)
-        return Response(render_analysis(game_analysis(game_id=pk, **query.validated_data)))
+        analysis = game_analysis(
+            game_id=pk, viewer=visibility.viewer_of(request), **query.validated_data
+        )
+        return Response(render_analysis(analysis))
 
     @extend_schema(
         summary="The game's log",
@@ -346,9 +369,12 @@ class GameViewSet(viewsets.GenericViewSet):
     def events(self, request: Request, pk: str) -> Response:
         query = EventsQuery(data=_query(request))
         query.is_valid(raise_exception=True)
-        last_seq = Game.objects.filter(pk=pk).values_list("last_seq", flat=True).first()
-        if last_seq is None:
+        found = Game.objects.filter(pk=pk).values("last_seq", *visibility.COLUMNS).first()
+        if found is None:
             raise NotFound("no game with this id")
+        last_seq = found["last_seq"]
+        if visibility.check(request, pk, found):
+            last_seq = Game.objects.filter(pk=pk).values_list("last_seq", flat=True).get()
         if _unchanged(request, last_seq):
             return not_modified(last_seq)
         after, limit = query.validated_data["after"], query.validated_data["limit"]

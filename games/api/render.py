@@ -63,6 +63,8 @@ def render_game(
         # A student's game: its classroom and the student (one query when not prefetched).
         "classroom": str(game.classroom_id) if game.classroom_id else None,
         "student": game.student.name if game.student_id else None,
+        "assignment": str(game.assignment_id) if game.assignment_id else None,
+        "assignment_game": game.assignment_game,
     }
 
 

@@ -39,10 +39,13 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from games.api import visibility
 from games.api.render import render_event
 from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.problems import problem_response
+from games.models import Game
+from games.play.errors import ServiceError
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring.match import GameStatus
 
@@ -239,6 +242,13 @@ async def event_stream(
                 beat_due = time.monotonic() + heartbeat
 
 
+def _check_visible(request: HttpRequest, pk: uuid.UUID) -> None:
+    """A game of an assignment is private until its deadline (``games.api.visibility``)."""
+    found = Game.objects.filter(pk=pk).values(*visibility.COLUMNS).first()
+    if found is not None:
+        visibility.check(request, pk, found)
+
+
 def _oneline(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
@@ -261,7 +271,10 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         error = {"field": bad.field, "code": "invalid", "detail": bad.detail}
         return problem_response("invalid", f"{bad.field}: {bad.detail}", errors=[error])
     try:
+        _check_visible(request, pk)
         found = _read(pk, MAX_POSITION)  # gives its connection back to the pool at once
+    except ServiceError as refused:
+        return problem_response(refused.code, refused.detail)
     except DatabaseError as error:
         logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
         return problem_response("database_unavailable", "the database cannot be reached")

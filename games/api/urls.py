@@ -3,7 +3,7 @@ import uuid
 from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
-from games.api import classrooms, records
+from games.api import assignments, classrooms, records
 from games.api.games import UUID_RE, GameViewSet
 from games.api.health import HealthView
 from games.api.leaderboard import LeaderboardView
@@ -49,6 +49,26 @@ urlpatterns = [
         "classrooms/<game_id:pk>/leaderboard/",
         classrooms.ClassroomLeaderboardView.as_view(),
         name="classroom-leaderboard",
+    ),
+    path(
+        "classrooms/<game_id:pk>/assignments/",
+        assignments.AssignmentsView.as_view(),
+        name="classroom-assignments",
+    ),
+    path(
+        "classrooms/<game_id:pk>/assignments/<game_id:assignment_id>/",
+        assignments.AssignmentView.as_view(),
+        name="classroom-assignment",
+    ),
+    path(
+        "classrooms/<game_id:pk>/assignments/<game_id:assignment_id>/games/",
+        assignments.AssignmentGamesView.as_view(),
+        name="classroom-assignment-games",
+    ),
+    path(
+        "classrooms/<game_id:pk>/assignments/<game_id:assignment_id>/results/",
+        assignments.AssignmentResultsView.as_view(),
+        name="classroom-assignment-results",
     ),
     path(
         "classrooms/<game_id:pk>/students/<game_id:student_id>/revoke/",

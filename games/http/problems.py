@@ -85,6 +85,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "game_full": _type(409),
     "analysis_unavailable": _type(409, "Analysis not available"),
     "name_taken": _type(409),
+    "assignment_not_open": _type(409, "Assignment not open"),
+    "assignment_complete": _type(409, "Assignment complete"),
     "version_mismatch": _type(412),
     "request_too_large": _type(413),
     "unsupported_media_type": _type(415),

@@ -1,8 +1,10 @@
-"""The tables: games with their seats, boxes and log; classrooms with their students and keys.
+"""The tables: games with their seats, boxes and log; classrooms with their students,
+keys and assignments.
 
 Django finds models through this package, so each model is named here.
 """
 
+from games.models.assignment import Assignment, AssignmentStatus
 from games.models.classroom import DEFAULT_QUOTA, ApiKey, Classroom, Student, default_quota
 from games.models.game import (
     STATUS_CHOICES,
@@ -15,6 +17,8 @@ from games.models.game import (
 
 __all__ = [
     "DEFAULT_QUOTA",
+    "Assignment",
+    "AssignmentStatus",
     "STATUS_CHOICES",
     "ApiKey",
     "Classroom",

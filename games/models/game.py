@@ -44,6 +44,17 @@ class Game(models.Model):
     student = models.ForeignKey(
         "games.Student", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )
+    # A game of an assignment: its number k among the student's (game k of every student is
+    # thrown from the assignment's k-th secret). Until ``due_at`` (the assignment's deadline)
+    # only the student and the teacher see it, and it may be played; its secret stays sealed
+    # until the assignment closes, even once the game is over.
+    assignment = models.ForeignKey(
+        "games.Assignment", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="played",
+    )
+    assignment_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True)
+    dice_sealed = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -55,6 +66,13 @@ class Game(models.Model):
                 condition=Q(status=GameStatus.FINISHED, ranked=True),
                 name="game_leaderboard",
             ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "student", "assignment_game"],
+                condition=Q(assignment__isnull=False),
+                name="one_assignment_game_k_per_student",
+            )
         ]
 
     def __str__(self) -> str:

@@ -22,6 +22,7 @@ from django.core.cache import cache
 
 from games.models import Event, Game, Player
 from games.play.errors import ServiceError
+from games.play.privacy import Private, Viewer, require_visible
 from games.play.strategy import build_in_background, strategy_load
 from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED, StaleTable, load_strategy
@@ -48,7 +49,9 @@ def analysable(ruleset_id: str) -> bool:
     return ruleset_id in SUPPORTED
 
 
-def game_analysis(*, game_id: Any, seats: Seats = "persons") -> GameAnalysis:
+def game_analysis(
+    *, game_id: Any, seats: Seats = "persons", viewer: Viewer | None = None
+) -> GameAnalysis:
     """Every decision so far of the game's person seats (``seats="all"``: computer seats
     too), scored against optimal play. Three queries: the game, its seats, its log.
 
@@ -58,6 +61,9 @@ def game_analysis(*, game_id: Any, seats: Seats = "persons") -> GameAnalysis:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no game with this id")
+    require_visible(
+        Private(game.pk, game.due_at, game.student_id, game.classroom_id), viewer or Viewer()
+    )
     if not analysable(game.ruleset):
         known = ", ".join(SUPPORTED)
         raise ServiceError(

@@ -65,8 +65,10 @@ def mind_for(game: Game) -> Rng:
 
 
 def revealed(game: Game) -> bool:
-    """Whether the game's secret may be shown: once it is finished or abandoned."""
-    return game.status in OVER
+    """Whether the game's secret may be shown: once it is finished or abandoned, and for a
+    game of an assignment (whose secret is every student's) once the assignment is closed
+    too (``dice_sealed`` is lifted then)."""
+    return game.status in OVER and not game.dice_sealed
 
 
 def dice_shown(game: Game) -> DiceShown:

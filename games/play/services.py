@@ -7,6 +7,7 @@ refused change raises before anything is written, so it changes nothing. Service
 plain data (the game and its seats); how that is shown is the caller's business.
 """
 
+import datetime as dt
 import hashlib
 import json
 import uuid
@@ -45,6 +46,18 @@ class Played:
     replayed: bool = False
 
 
+@dataclass(frozen=True)
+class Assigned:
+    """Game ``number`` of an assignment for one student: its dice are the assignment's
+    ``number``-th secret with the client seed ``game-<number>`` (the same for every student),
+    and it can be played, and is seen by the student and the teacher only, until ``due_at``."""
+
+    assignment_id: uuid.UUID
+    number: int
+    secret: str
+    due_at: dt.datetime
+
+
 def game_create(
     *,
     ruleset_id: str,
@@ -55,6 +68,7 @@ def game_create(
     client_seed: str | None = None,
     student_id: uuid.UUID | None = None,
     classroom_id: uuid.UUID | None = None,
+    assigned: Assigned | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
@@ -79,6 +93,11 @@ def game_create(
         student_id=student_id,
         classroom_id=classroom_id,
     )
+    if assigned is not None:
+        game.ranked, game.dice_sealed = False, True
+        game.dice_secret, game.client_seed = assigned.secret, f"game-{assigned.number}"
+        game.assignment_id, game.assignment_game = assigned.assignment_id, assigned.number
+        game.due_at = assigned.due_at
     match = _match(game, players)
     outcome = match.new(open_seats=open_seats, dice=dice_for(game), mind=mind_for(game))
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
@@ -116,6 +135,7 @@ def game_play(
     with transaction.atomic():
         game, players = _locked(game_id)
         seat = seat_for_token(players, token).seat
+        _check_not_due(game)
         fingerprint = _fingerprint(seat, command)
         if idempotency_key is not None:
             first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
@@ -193,6 +213,14 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
                 f"{ruleset_id} computer players are: {', '.join(levels)}",
                 field=f"players.{seat}.computer",
             )
+
+
+def _check_not_due(game: Game) -> None:
+    """A game of an assignment is played until the assignment's deadline, not after."""
+    if game.due_at is not None and timezone.now() >= game.due_at:
+        raise ServiceError(
+            "game_not_active", "the assignment of this game is closed: it can no longer be played"
+        )
 
 
 def _locked(game_id: Any) -> tuple[Game, list[Player]]:

@@ -145,6 +145,8 @@ GAME = {
     "finished_at": None,
     "classroom": None,
     "student": None,
+    "assignment": None,
+    "assignment_game": None,
 }
 GAME_EXAMPLE = OpenApiExample("A game in its second round", value=GAME, response_only=True)
 

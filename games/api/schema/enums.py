@@ -19,3 +19,5 @@ EVENT_TYPES = [
 ANALYSIS_METHODS = ["optimal"]
 # What a record's check may find wrong (``scoring.records``).
 RECORD_PROBLEMS = list(PROBLEM_CODES)
+# An assignment's statuses (``games.models.AssignmentStatus``).
+ASSIGNMENT_STATUSES = ["scheduled", "open", "closed"]

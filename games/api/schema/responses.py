@@ -136,6 +136,10 @@ class GameBody(TypedDict):
     student: Annotated[
         str | None, "The name of the student whose API key created the game; null otherwise."
     ]
+    assignment: Annotated[Uuid | None, "The assignment the game belongs to, if any."]
+    assignment_game: Annotated[
+        int | None, "In an assignment: which of the student's games it is (from 1)."
+    ]
 
 
 class EventBody(TypedDict):

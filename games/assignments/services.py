@@ -1,0 +1,190 @@
+"""Assignments: set one, start a student's next game of it, close it at its deadline.
+
+Closing is what shows an assignment's secrets: its games still being played are abandoned
+first (nobody may play on once the dice are known), then every game's secret is unsealed
+and the assignment's listed. An assignment closes at the first of: a request that reads it
+or one of its games after ``due_at`` (``assignments_close_due``, ``assignment_close``).
+"""
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.classrooms.keys import Caller
+from games.models import Assignment, AssignmentStatus, Classroom, Game
+from games.play import services as play
+from games.play.errors import ServiceError
+from scoring import RuleError, get_ruleset
+from scoring.match import GameStatus, Seat
+from scoring.verifiable import new_secret
+
+MOST_GAMES = 100
+STILL_OPEN = (GameStatus.WAITING, GameStatus.ACTIVE)
+
+
+def assignment_create(
+    *,
+    classroom: Classroom,
+    title: str,
+    ruleset_id: str,
+    options: dict[str, Any] | None,
+    games: int,
+    opens_at: dt.datetime | None,
+    due_at: dt.datetime,
+) -> Assignment:
+    """A new assignment with a fresh secret per game (only their commitments are shown)."""
+    ruleset = get_ruleset(ruleset_id)
+    chosen = ruleset.validate_options(options)
+    ruleset.check_seats(1)
+    now = timezone.now()
+    opens = opens_at or now
+    if due_at <= opens:
+        raise RuleError("invalid", "due_at must be after opens_at", field="due_at")
+    if due_at <= now:
+        raise RuleError("invalid", "due_at must be in the future", field="due_at")
+    return Assignment.objects.create(
+        classroom=classroom,
+        title=title,
+        ruleset=ruleset.id,
+        options=chosen,
+        games=games,
+        opens_at=opens,
+        due_at=due_at,
+        secrets=[new_secret().hex() for _ in range(games)],
+    )
+
+
+def assignment_for(*, caller: Caller | None, classroom_id: uuid.UUID, assignment_id: uuid.UUID
+                   ) -> Assignment:
+    """The assignment, for its classroom's teacher or one of its students (closed first if
+    its deadline has passed): else 401, 403 or 404."""
+    _member(caller, classroom_id)
+    assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=classroom_id).first()
+    if assignment is None:
+        raise ServiceError("not_found", "no assignment with this id in this classroom")
+    return _closed_if_due(assignment)
+
+
+def assignments_of(*, caller: Caller | None, classroom_id: uuid.UUID) -> list[Assignment]:
+    """The classroom's assignments, newest first, for its teacher or one of its students."""
+    _member(caller, classroom_id)
+    assignments_close_due(classroom_id=classroom_id)
+    return list(Assignment.objects.filter(classroom_id=classroom_id).order_by("-created_at"))
+
+
+@dataclass(frozen=True)
+class Progress:
+    started: int
+    finished: int
+
+
+def progress_of(
+    *, student_id: uuid.UUID, assignments: list[Assignment]
+) -> dict[uuid.UUID, Progress]:
+    """Each assignment's games the student has started and finished. One query."""
+    found = {a.id: [0, 0] for a in assignments}
+    rows = Game.objects.filter(student_id=student_id, assignment__in=assignments).values_list(
+        "assignment_id", "status"
+    )
+    for assignment_id, status in rows:
+        found[assignment_id][0] += 1
+        found[assignment_id][1] += status == GameStatus.FINISHED
+    return {key: Progress(started, finished) for key, (started, finished) in found.items()}
+
+
+def assignment_game_start(
+    *, caller: Caller | None, classroom_id: uuid.UUID, assignment_id: uuid.UUID
+) -> play.Played:
+    """The calling student's next game of the assignment: game k uses the k-th secret."""
+    _member(caller, classroom_id)
+    assert caller is not None
+    if caller.student is None:
+        raise ServiceError("forbidden", "only a student of the classroom starts its games")
+    with transaction.atomic():
+        # The assignment's row is locked: its closing waits for this game, or this waits
+        # for the closing and then finds the assignment closed.
+        assignment = (
+            Assignment.objects.select_for_update()
+            .filter(pk=assignment_id, classroom_id=classroom_id)
+            .first()
+        )
+        if assignment is None:
+            raise ServiceError("not_found", "no assignment with this id in this classroom")
+        status = assignment.status()
+        if status != AssignmentStatus.OPEN:
+            when = "opens" if status == AssignmentStatus.SCHEDULED else "closed"
+            raise ServiceError(
+                "assignment_not_open",
+                f"the assignment is {status}: it {when} at "
+                f"{(assignment.opens_at if when == 'opens' else assignment.due_at).isoformat()}",
+            )
+        started = Game.objects.filter(assignment=assignment, student=caller.student).count()
+        if started >= assignment.games:
+            raise ServiceError(
+                "assignment_complete", f"all {assignment.games} games of it are started"
+            )
+        number = started + 1
+        return play.game_create(
+            ruleset_id=assignment.ruleset,
+            options=assignment.options,
+            players=[Seat(caller.student.name)],
+            student_id=caller.student.id,
+            classroom_id=classroom_id,
+            assigned=play.Assigned(
+                assignment_id=assignment.id,
+                number=number,
+                secret=assignment.secrets[number - 1],
+                due_at=assignment.due_at,
+            ),
+        )
+
+
+def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
+    """Closes the assignment if its deadline has passed and it is not closed yet: abandons
+    its games still open, then unseals every game's secret. Safe to call many times, from
+    many processes at once (the assignment's row is locked)."""
+    with transaction.atomic():
+        assignment = Assignment.objects.select_for_update().filter(pk=assignment_id).first()
+        if assignment is None or assignment.closed_at is not None:
+            return assignment
+        if timezone.now() < assignment.due_at:
+            return assignment
+        still_open = Game.objects.filter(assignment=assignment, status__in=STILL_OPEN)
+        for game_id in still_open.values_list("id", flat=True):
+            try:
+                play.game_abandon(game_id=game_id, by="deadline")
+            except RuleError:  # finished meanwhile, by a move that held its lock
+                continue
+        Game.objects.filter(assignment=assignment).update(dice_sealed=False)
+        assignment.closed_at = timezone.now()
+        assignment.save(update_fields=["closed_at"])
+    return assignment
+
+
+def assignments_close_due(*, classroom_id: uuid.UUID | None = None) -> None:
+    """Closes every assignment (of the classroom, if given) whose deadline has passed."""
+    due = Assignment.objects.filter(closed_at__isnull=True, due_at__lte=timezone.now())
+    if classroom_id is not None:
+        due = due.filter(classroom_id=classroom_id)
+    for assignment_id in due.values_list("id", flat=True):
+        assignment_close(assignment_id=assignment_id)
+
+
+def _closed_if_due(assignment: Assignment) -> Assignment:
+    if assignment.closed_at is None and timezone.now() >= assignment.due_at:
+        return assignment_close(assignment_id=assignment.id) or assignment
+    return assignment
+
+
+def _member(caller: Caller | None, classroom_id: uuid.UUID) -> None:
+    """The caller holds a key of this classroom (the teacher's or a student's)."""
+    if caller is None:
+        raise ServiceError("not_authenticated", "this path needs an X-API-Key of the classroom")
+    if caller.classroom.id != classroom_id:
+        if not Classroom.objects.filter(pk=classroom_id).exists():
+            raise ServiceError("not_found", "no classroom with this id")
+        raise ServiceError("forbidden", "this key is not one of this classroom's")

@@ -1,0 +1,57 @@
+"""Who may see a game. Any game is public, except a game of an assignment until the
+assignment's deadline: then only its student (their key or their seat's token) and the
+classroom's teacher see it, and anyone else is told there is no such game, so that nobody
+reads a classmate's dice (the same for every student) before playing their own."""
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from games.models import Player
+from games.play.errors import ServiceError
+from games.play.tokens import seat_for_token
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who asks: the student or the teacher (of a classroom) an API key names, and the seat
+    token sent with the request, if any."""
+
+    student_id: uuid.UUID | None = None
+    teacher_of: uuid.UUID | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class Private:
+    """What decides whether a game is private to a viewer (the game's own columns)."""
+
+    game_id: Any
+    due_at: dt.datetime | None
+    student_id: uuid.UUID | None
+    classroom_id: uuid.UUID | None
+
+
+def is_private(due_at: dt.datetime | None) -> bool:
+    return due_at is not None and timezone.now() < due_at
+
+
+def require_visible(game: Private, viewer: Viewer) -> None:
+    """``not_found`` unless ``viewer`` may see the game. A public game costs nothing; a
+    private one, a query only when a seat token must be checked."""
+    if not is_private(game.due_at):
+        return
+    if viewer.student_id is not None and viewer.student_id == game.student_id:
+        return
+    if viewer.teacher_of is not None and viewer.teacher_of == game.classroom_id:
+        return
+    if viewer.token:
+        try:
+            seat_for_token(Player.objects.filter(game_id=game.game_id), viewer.token)
+            return
+        except ServiceError:
+            pass
+    raise ServiceError("not_found", "no game with this id")
