@@ -27,13 +27,14 @@ from games.api.render import iso_time, render_game
 from games.api.schema import docs
 from games.api.schema.enums import GAME_STATUSES
 from games.api.schema.responses import GameBody
-from games.api.schema.shapes import Bounds, DateTime, Url, Uuid, serializer_for
+from games.api.schema.shapes import Bounds, Choice, DateTime, Url, Uuid, serializer_for
 from games.classrooms import services as service
 from games.http.auth import ApiKeyAuthentication
 from games.http.problems import problem
 from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
 from games.http.throttles import ClassroomThrottle
 from games.models import DEFAULT_QUOTA, Classroom, Game, Player, Student
+from games.play.errors import ServiceError
 from scoring import RULESETS
 
 MOST_PER_HOUR = 1_000_000
@@ -161,7 +162,16 @@ class StudentKeyBody(TypedDict):
     ]
 
 
+class KeyOwnerBody(TypedDict):
+    """Who an API key belongs to: how a page that was given only a key finds its classroom."""
+
+    role: Annotated[str, Choice(["teacher", "student"])]
+    classroom: RefBody
+    student: Annotated[RefBody | None, "The student, for a student's key; null for a teacher."]
+
+
 ClassroomCreatedOut = serializer_for(ClassroomCreatedBody)
+KeyOwnerOut = serializer_for(KeyOwnerBody)
 JoinedOut = serializer_for(JoinedBody)
 ClassroomOut = serializer_for(ClassroomBody)
 GamesPageOut = serializer_for(GamesPageBody)
@@ -598,3 +608,28 @@ class StudentRotateView(StudentKeyView):
     )
     def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
         return super().post(request, pk, student_id)
+
+
+class KeyOwnerView(APIView):
+    authentication_classes = [ApiKeyAuthentication]
+
+    @extend_schema(
+        summary="Who this key is",
+        description="The role of the `X-API-Key` sent (`teacher` or `student`), its classroom "
+        "and, for a student, the student: what a page given only a key needs to find its "
+        "classroom. No key: 401 `not_authenticated`; a wrong or revoked one: 401 "
+        "`invalid_api_key`.",
+        responses={200: KeyOwnerOut, **docs.problems(429), **{
+            key: value for key, value in TEACHER_ERRORS.items() if key[0] == 401
+        }},
+    )
+    def get(self, request: Request) -> Response:
+        caller = request.auth
+        if caller is None:
+            raise ServiceError("not_authenticated", "send an API key in X-API-Key")
+        body: KeyOwnerBody = {
+            "role": caller.role,
+            "classroom": render_ref(caller.classroom),
+            "student": render_ref(caller.student) if caller.student is not None else None,
+        }
+        return Response(body)

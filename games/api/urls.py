@@ -38,6 +38,7 @@ urlpatterns = [
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     # Classrooms and their keys (games.api.classrooms).
     path("classrooms/", classrooms.ClassroomCreateView.as_view(), name="classroom-list"),
+    path("me/", classrooms.KeyOwnerView.as_view(), name="key-owner"),
     path("classrooms/join/", classrooms.ClassroomJoinView.as_view(), name="classroom-join"),
     path("classrooms/<game_id:pk>/", classrooms.ClassroomView.as_view(), name="classroom-detail"),
     path(

@@ -314,3 +314,13 @@ def test_results_cost_the_same_queries_for_any_class(classes, students,
     with django_assert_num_queries(5) as queries:
         rows = results(classes, room, work).json()["students"]
     assert len(rows) == students, [q["sql"][:60] for q in queries.captured_queries]
+
+
+def test_a_key_tells_whose_it_is(classes, room):
+    teacher = classes.teacher("/api/v1/me/", room.teacher_key).json()
+    assert teacher == {"role": "teacher", "classroom": {"id": room.id, "name": "5B"},
+                       "student": None}
+    ann = classes.teacher("/api/v1/me/", classes.key_of(room, "Ann")).json()
+    assert ann["role"] == "student" and ann["student"]["name"] == "Ann"
+    assert ann["classroom"]["id"] == room.id
+    assert_problem(classes.teacher("/api/v1/me/", None), 401, "not_authenticated")
