@@ -1,4 +1,4 @@
-"""The admin, for reviewing games (``games``) and classrooms (``classrooms``): Django's
-autodiscovery imports this package, which registers both."""
+"""The admin, for reviewing games (``games``), classrooms (``classrooms``) and assignments
+(``assignments``): Django's autodiscovery imports this package, which registers them."""
 
-from games.admin import classrooms, games  # noqa: F401  (registers their ModelAdmins)
+from games.admin import assignments, classrooms, games  # noqa: F401  (registers ModelAdmins)

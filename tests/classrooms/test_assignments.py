@@ -324,3 +324,21 @@ def test_a_key_tells_whose_it_is(classes, room):
     assert ann["role"] == "student" and ann["student"]["name"] == "Ann"
     assert ann["classroom"]["id"] == room.id
     assert_problem(classes.teacher("/api/v1/me/", None), 401, "not_authenticated")
+
+
+def test_the_admin_shows_an_assignment_its_games_and_its_secrets_once_closed(classes, room,
+                                                                            admin_client):
+    work = assignment(classes, room)
+    game = started(classes, room, work, "Ann")
+    page = admin_client.get(f"/admin/games/assignment/{work['id']}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert work["commitments"][0] in text and game["id"][:8] in text
+    secrets = Assignment.objects.get(pk=work["id"]).secrets
+    assert not any(secret in text for secret in secrets)
+    assert "hidden until the assignment closes" in text
+    expire(work)
+    classes.client.get(f"/api/v1/games/{game['id']}/")  # a read after the deadline closes it
+    text = admin_client.get(f"/admin/games/assignment/{work['id']}/change/").content.decode()
+    assert all(secret in text for secret in secrets)
+    assert admin_client.get("/admin/games/assignment/").status_code == 200

@@ -74,3 +74,30 @@ def test_racing_creates_with_one_key_never_pass_its_quota(settings, cache):
 
     answers = race(12, create)
     assert sorted(answers) == [201] * 5 + [429] * 7
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_racing_starts_of_an_assignment_give_each_game_number_once(settings):
+    """Six racing starts of a four-game assignment by one student: games 1 to 4, each once,
+    and two refusals (the assignment's row is locked while a game is started)."""
+    settings.THROTTLE_RATES = {}
+    classes = ClassApi(APIClient())
+    room = classes.open()
+    key = classes.join(room, "Ann")["api_key"]
+    work = classes.teacher(
+        f"/api/v1/classrooms/{room.id}/assignments/", room.teacher_key, "post",
+        {"title": "Race", "ruleset": "yatzy", "games": 4, "due_at": "2099-01-01T00:00:00Z"},
+    ).json()
+    path = f"/api/v1/classrooms/{room.id}/assignments/{work['id']}/games/"
+
+    def start(client: APIClient) -> tuple[int, int | str | None]:
+        response = client.post(path, {}, format="json", HTTP_X_API_KEY=key)
+        body = response.json()
+        return response.status_code, body.get("assignment_game") or body.get("code")
+
+    answers = race(6, start)
+    assert sorted(answers, key=str) == [
+        (201, 1), (201, 2), (201, 3), (201, 4),
+        (409, "assignment_complete"), (409, "assignment_complete"),
+    ]
