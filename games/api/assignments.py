@@ -1,6 +1,6 @@
 """Assignments over HTTP (API.md, "Assignments"): thin views over
-``games.assignments``. The teacher sets them and reads the results; the classroom's students
-read them and start their games."""
+``games.classrooms.assignments`` and ``games.classrooms.results``. The teacher sets them and
+reads the results; the classroom's students read them and start their games."""
 
 import csv
 import io
@@ -27,8 +27,9 @@ from games.api.schema import docs
 from games.api.schema.enums import ASSIGNMENT_STATUSES
 from games.api.schema.responses import GameOut, RulesetId
 from games.api.schema.shapes import Bounds, Choice, DateTime, Uuid, serializer_for
-from games.assignments import selectors, services
-from games.assignments.services import MOST_GAMES, Progress
+from games.classrooms import assignments as service
+from games.classrooms import results
+from games.classrooms.assignments import MOST_GAMES, Progress
 from games.http.auth import ApiKeyAuthentication
 from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
 from games.http.throttles import CreateThrottle
@@ -138,7 +139,7 @@ def render_assignment(
     return body
 
 
-def render_results(assignment: Assignment, rows: list[selectors.StudentResult]) -> ResultsBody:
+def render_results(assignment: Assignment, rows: list[results.StudentResult]) -> ResultsBody:
     return {
         "assignment": render_assignment(assignment),
         "students": [
@@ -211,7 +212,7 @@ class AssignmentsView(TeacherView):
         given = AssignmentIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        assignment = services.assignment_create(
+        assignment = service.assignment_create(
             classroom=classroom,
             title=data["title"],
             ruleset_id=data["ruleset"],
@@ -230,7 +231,7 @@ class AssignmentsView(TeacherView):
         responses={200: AssignmentOut(many=True), **MEMBER_ERRORS},
     )
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        assignments = services.assignments_of(caller=request.auth, classroom_id=pk)
+        assignments = service.assignments_of(caller=request.auth, classroom_id=pk)
         progress = _progress(request, assignments)
         return Response([render_assignment(a, progress.get(a.id)) for a in assignments])
 
@@ -244,7 +245,7 @@ class AssignmentView(APIView):
         responses={200: AssignmentOut, **MEMBER_ERRORS},
     )
     def get(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
-        assignment = services.assignment_for(
+        assignment = service.assignment_for(
             caller=request.auth, classroom_id=pk, assignment_id=assignment_id
         )
         progress = _progress(request, [assignment])
@@ -271,7 +272,7 @@ class AssignmentGamesView(APIView):
         },
     )
     def post(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
-        played = services.assignment_game_start(
+        played = service.assignment_game_start(
             caller=request.auth, classroom_id=pk, assignment_id=assignment_id
         )
         body = render_game(played.game, played.players, played.tokens)
@@ -304,10 +305,10 @@ class AssignmentResultsView(TeacherView):
     )
     def get(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
         self.classroom(request, pk)
-        assignment = services.assignment_for(
+        assignment = service.assignment_for(
             caller=request.auth, classroom_id=pk, assignment_id=assignment_id
         )
-        body = render_results(assignment, selectors.assignment_results(assignment=assignment))
+        body = render_results(assignment, results.assignment_results(assignment=assignment))
         headers = {}
         if request.accepted_renderer.format == "csv":
             headers["Content-Disposition"] = f'attachment; filename="results-{assignment.id}.csv"'
@@ -319,5 +320,5 @@ def _progress(request: Request, assignments: list[Assignment]) -> dict[uuid.UUID
     caller = request.auth
     if caller is None or caller.student is None:
         return {}
-    return services.progress_of(student_id=caller.student.id, assignments=assignments)
+    return service.progress_of(student_id=caller.student.id, assignments=assignments)
 

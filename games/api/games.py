@@ -40,7 +40,7 @@ from games.api.requests import (
 )
 from games.api.schema import docs
 from games.api.schema.responses import AnalysisOut, EventOut, GameOut, HintOut
-from games.assignments.services import assignments_close_due
+from games.classrooms.assignments import assignments_close_due
 from games.http.auth import SeatTokenAuthentication, request_student
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game, Player

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.request import Request
 
-from games.assignments.services import assignment_close
+from games.classrooms.assignments import assignment_close
 from games.play.privacy import Private, Viewer, require_visible
 from scoring.match import GameStatus
 

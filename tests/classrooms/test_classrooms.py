@@ -182,12 +182,13 @@ def test_the_roster_costs_a_fixed_number_of_queries(classes, django_assert_num_q
         classes.join(room, name)
         classes.play_to_the_end(classes.create_with(classes.key_of(room, name)).json())
     path = f"/api/v1/classrooms/{room.id}/"
-    # The key, the students, their counts, their figures, their finished games, and the
-    # logs of the games whose accuracy is not in the cache yet...
-    with django_assert_num_queries(6):
+    # The key, the assignments past their deadline (to close), the students, their counts,
+    # their figures, their finished games, and the logs of the games whose accuracy is not
+    # in the cache yet...
+    with django_assert_num_queries(7):
         assert classes.teacher(path, room.teacher_key).status_code == 200
     # ...which are read once: then the accuracies come from the cache.
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         assert classes.teacher(path, room.teacher_key).status_code == 200
 
 
@@ -202,7 +203,8 @@ def test_the_class_games_are_listed_newest_first_and_filtered(
     third = classes.create_with(classes.key_of(room, "Ann"), open_seats=1).json()
     classes.create()  # no one's
     path = f"/api/v1/classrooms/{room.id}/games/"
-    with django_assert_num_queries(4):
+    # The key, the assignments past their deadline (to close), the count, the page, the seats.
+    with django_assert_num_queries(5):
         page = classes.teacher(path, room.teacher_key).json()
     assert [g["id"] for g in page["results"]] == [third["id"], second["id"], first["id"]]
     assert page["count"] == 3
