@@ -16,7 +16,7 @@ from games.api.schema import docs
 from games.api.schema.responses import RecordOut, VerdictOut
 from games.http.throttles import AdviceThrottle
 from games.play.records import game_record, record_verify
-from scoring.records import shape as record_shape
+from scoring.record_format import shape as record_shape
 
 # The largest record checked (the contract's 1 MB): a whole game of eight computer seats
 # fills a fraction of it, and it bounds the check's work.

@@ -24,7 +24,8 @@ from games.play.dice import dice_shown
 from games.play.records import GameRecord
 from scoring import Option, Ruleset, get_ruleset
 from scoring.match import GameStatus
-from scoring.records import FORMAT, Verdict
+from scoring.record_format import FORMAT
+from scoring.records import Verdict
 from scoring.strategy import Advice
 
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from scoring import DerivedDice, get_ruleset
 from scoring.commands import Command, Join, Leave, Start
 from scoring.match import Match, Seat, status
-from scoring.records import PROBLEM_CODES, NotARecord, verify
+from scoring.record_format import NotARecord
+from scoring.records import PROBLEM_CODES, verify
 from scoring.strategy import computer_command
 
 SECRET = bytes(range(32))

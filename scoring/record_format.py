@@ -1,0 +1,207 @@
+"""What a game record is (API.md, "Verifiable dice and game records"): its parts and their
+types, read from a JSON document (:func:`parse`) and stated as a JSON Schema (:func:`shape`),
+so that the two cannot disagree. What a record says is judged by ``scoring.records``."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RuleError
+from .match import GameStatus, Seat
+from .registry import RULESETS
+from .ruleset import Ruleset
+from .verifiable import ALGORITHMS, check_client_seed
+
+FORMAT = "dice-games-record/1"
+# Each logged move costs one engine move; a megabyte of JSON holds fewer events than this.
+MOST_EVENTS = 20_000
+
+
+class NotARecord(RuleError):
+    """The document is not a game record at all: refused (``invalid``), not judged."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__("invalid", f"{where} {detail}", field=where)
+
+
+@dataclass(frozen=True)
+class Logged:
+    seq: int
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Record:
+    ruleset: Ruleset
+    options: dict[str, Any]
+    players: list[Seat]
+    seat_numbers: list[int]
+    algorithm: str
+    commitment: str | None
+    client_seed: str | None
+    secret: str | None
+    events: list[Logged]
+    status: str
+    totals: list[int]
+    winners: list[int]
+
+
+def parse(document: object) -> Record:
+    """The record's parts, each of the type it must have (:func:`shape` states them all).
+    What the types cannot say (the log's order, the options' values) is the replay's to
+    find, as a problem."""
+    doc = _object(document, "record", RECORD_KEYS)
+    if doc["format"] != FORMAT:
+        raise NotARecord("format", f'must be "{FORMAT}"')
+    _text(doc["id"], "id")
+    ruleset = RULESETS.get(doc["ruleset"]) if isinstance(doc["ruleset"], str) else None
+    if ruleset is None:
+        raise NotARecord("ruleset", f"must be one of {', '.join(RULESETS)}")
+    options = _object(doc["options"], "options", ())
+    players = _list(doc["players"], "players", most=MOST_SEATS)
+    seats = [_seat(player, index) for index, player in enumerate(players)]
+    dice = _object(doc["dice"], "dice", DICE_KEYS)
+    algorithm = dice["algorithm"]
+    if algorithm not in ALGORITHMS:
+        raise NotARecord("dice.algorithm", f"must be one of {', '.join(ALGORITHMS)}")
+    client_seed = _text(dice["client_seed"], "dice.client_seed", null=True)
+    if client_seed is not None:
+        try:
+            check_client_seed(client_seed)
+        except RuleError as error:
+            raise NotARecord("dice.client_seed", error.detail) from None
+    events = _list(doc["events"], "events", most=MOST_EVENTS)
+    logged = [_event(event, index) for index, event in enumerate(events)]
+    if not isinstance(doc["status"], str) or doc["status"] not in set(GameStatus):
+        raise NotARecord("status", f"must be one of {', '.join(GameStatus)}")
+    return Record(
+        ruleset=ruleset,
+        options=options,
+        players=seats,
+        seat_numbers=[player["seat"] for player in players],
+        algorithm=algorithm,
+        commitment=_text(dice["commitment"], "dice.commitment", null=True),
+        client_seed=client_seed,
+        secret=_text(dice["secret"], "dice.secret", null=True),
+        events=logged,
+        status=str(doc["status"]),
+        totals=_numbers(doc["totals"], "totals"),
+        winners=_numbers(doc["winners"], "winners"),
+    )
+
+
+RECORD_KEYS = (
+    "format", "id", "ruleset", "options", "players", "dice", "events", "status", "totals",
+    "winners",
+)
+PLAYER_KEYS = ("seat", "name", "computer")
+DICE_KEYS = ("algorithm", "commitment", "client_seed", "secret")
+EVENT_KEYS = ("seq", "type", "seat", "data")
+MOST_SEATS = 8
+CLIENT_SEED_PATTERN = "^[ -9;-~]{1,64}$"
+
+
+def shape() -> dict[str, Any]:
+    """The JSON Schema of what :func:`parse` takes: a document that fits it is a record (and
+    is judged), any other is refused."""
+    text, number = {"type": "string"}, {"type": "integer"}
+
+    def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+        return {**schema, "nullable": True}
+
+    def obj(keys: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "required": list(keys), "properties": properties}
+
+    numbers = {"type": "array", "maxItems": MOST_NUMBERS, "items": number}
+    return obj(
+        RECORD_KEYS,
+        format={"type": "string", "enum": [FORMAT]},
+        id=text,
+        ruleset={"type": "string", "enum": list(RULESETS)},
+        options={"type": "object", "additionalProperties": True},
+        players={
+            "type": "array",
+            "maxItems": MOST_SEATS,
+            "items": obj(PLAYER_KEYS, seat=number, name=text, computer=nullable(text)),
+        },
+        dice=obj(
+            DICE_KEYS,
+            algorithm={"type": "string", "enum": list(ALGORITHMS)},
+            commitment=nullable(text),
+            client_seed=nullable({"type": "string", "pattern": CLIENT_SEED_PATTERN}),
+            secret=nullable(text),
+        ),
+        events={
+            "type": "array",
+            "maxItems": MOST_EVENTS,
+            "items": obj(
+                EVENT_KEYS,
+                seq=number,
+                type=text,
+                seat=nullable(number),
+                data={"type": "object", "additionalProperties": True},
+            ),
+        },
+        status={"type": "string", "enum": [status.value for status in GameStatus]},
+        totals=numbers,
+        winners=numbers,
+    )
+
+
+MOST_NUMBERS = 64
+
+
+def _object(value: object, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise NotARecord(where, "must be an object")
+    missing = [key for key in keys if key not in value]
+    if missing:
+        raise NotARecord(f"{where}.{missing[0]}" if where != "record" else missing[0], "is missing")
+    return value
+
+
+def _list(value: object, where: str, *, most: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise NotARecord(where, "must be a list")
+    if len(value) > most:
+        raise NotARecord(where, f"holds more than {most} items")
+    return value
+
+
+def _text(value: object, where: str, *, null: bool = False) -> Any:
+    if value is None and null:
+        return None
+    if not isinstance(value, str):
+        raise NotARecord(where, "must be a string" + (" or null" if null else ""))
+    return value
+
+
+def _int(value: object, where: str, *, null: bool = False) -> Any:
+    if value is None and null:
+        return None
+    if type(value) is not int:
+        raise NotARecord(where, "must be a whole number" + (" or null" if null else ""))
+    return value
+
+
+def _numbers(value: object, where: str) -> list[int]:
+    items = _list(value, where, most=MOST_NUMBERS)
+    return [_int(item, f"{where}.{i}") for i, item in enumerate(items)]
+
+
+def _seat(value: object, index: int) -> Seat:
+    player = _object(value, f"players.{index}", PLAYER_KEYS)
+    _int(player["seat"], f"players.{index}.seat")
+    name = _text(player["name"], f"players.{index}.name")
+    return Seat(name, _text(player["computer"], f"players.{index}.computer", null=True))
+
+
+def _event(value: object, index: int) -> Logged:
+    event = _object(value, f"events.{index}", EVENT_KEYS)
+    return Logged(
+        seq=_int(event["seq"], f"events.{index}.seq"),
+        type=_text(event["type"], f"events.{index}.type"),
+        seat=_int(event["seat"], f"events.{index}.seat", null=True),
+        data=_object(event["data"], f"events.{index}.data", ()),
+    )
