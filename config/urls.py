@@ -3,7 +3,7 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
 
-from games.api.client_pages import play, redoc_bundle
+from games.api.client_pages import play, redoc_bundle, teach
 from games.api.games import UUID_RE
 from games.api.schema.pages import RedocView, SchemaView, SwaggerView
 from games.http.problems import not_found
@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("play/", play, name="play"),
     re_path(rf"^play/(?P<game_id>{UUID_RE})/$", play, name="play-game"),
+    path("teach/", teach, name="teach"),
     # Unknown paths under /api/ answer a problem document, never an HTML page.
     re_path(r"^api/", not_found),
 ]

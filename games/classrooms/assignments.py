@@ -41,11 +41,11 @@ def assignment_create(
     chosen = ruleset.validate_options(options)
     ruleset.check_seats(1)
     now = timezone.now()
+    if due_at <= now:
+        raise RuleError("invalid", "due_at must be in the future", field="due_at")
     opens = opens_at or now
     if due_at <= opens:
         raise RuleError("invalid", "due_at must be after opens_at", field="due_at")
-    if due_at <= now:
-        raise RuleError("invalid", "due_at must be in the future", field="due_at")
     return Assignment.objects.create(
         classroom=classroom,
         title=title,

@@ -47,9 +47,10 @@ class LiveService:
 
     def call(
         self, method: str, path: str, body: Any = None, *, token: str | None = None,
-        connection: http.client.HTTPConnection | None = None,
+        key: str | None = None, connection: http.client.HTTPConnection | None = None,
     ) -> tuple[int, Any]:
-        """One JSON request; answers the status and the decoded body (None when empty)."""
+        """One JSON request, with a seat token and an API key (``X-API-Key``) if given;
+        answers the status and the decoded body (None when empty)."""
         headers = {"Accept": "application/json"}
         payload = None
         if body is not None:
@@ -57,6 +58,8 @@ class LiveService:
             headers["Content-Type"] = "application/json"
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
+        if key is not None:
+            headers["X-API-Key"] = key
         conn = connection or self.connection()
         try:
             conn.request(method, path, body=payload, headers=headers)

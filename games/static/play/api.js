@@ -8,6 +8,7 @@ export class Problem extends Error {
     super(readable(status, body));
     this.status = status;
     this.code = body?.code ?? (status ? "error" : "network");
+    this.retryAfter = null; // seconds, from a 503 or 429 answer's Retry-After
   }
 }
 
@@ -18,6 +19,10 @@ const WORDS = {
   invalid_token: "This device holds no valid seat for this game.",
   not_authenticated: "This device holds no seat for this game.",
   game_full: "Every seat of this game is taken.",
+  invalid_api_key: "This API key is not valid, or it was revoked: ask your teacher for yours.",
+  assignment_not_open: "This assignment is not open now.",
+  assignment_complete: "Every game of this assignment is started already.",
+  strategy_unavailable: "The analysis is being prepared: try again in a moment.",
 };
 
 function readable(status, body) {
@@ -31,12 +36,14 @@ function readable(status, body) {
 
 /**
  * One JSON request. Answers {status, data, etag}; a 304 answers data null.
+ * `token` is a seat token, `key` a classroom API key (sent in X-API-Key, never in the address).
  * Throws a Problem for any error answer.
  */
-export async function call(method, path, { body, token, etag } = {}) {
+export async function call(method, path, { body, token, key, etag } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (key) headers["X-API-Key"] = key;
   if (etag) headers["If-None-Match"] = etag;
   let response;
   try {
@@ -54,7 +61,12 @@ export async function call(method, path, { body, token, etag } = {}) {
     return { status: response.status, data: null, etag: etagOut };
   }
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Problem(response.status, data);
+  if (!response.ok) {
+    const problem = new Problem(response.status, data);
+    const wait = Number(response.headers.get("Retry-After"));
+    if (Number.isFinite(wait) && wait > 0) problem.retryAfter = wait;
+    throw problem;
+  }
   return { status: response.status, data, etag: etagOut };
 }
 
@@ -88,4 +100,29 @@ const memory = new Map();
 
 export function seatsOf(gameId) {
   return { ...(memory.get(gameId) || {}), ...heldSeats(gameId) };
+}
+
+/**
+ * A student's API key, for this tab only: sessionStorage forgets it when the tab closes, and
+ * it never goes into the address, the local storage or a log.
+ */
+const KEY_NAME = "dice-games:student-key";
+let keyInMemory = null;
+
+export function apiKey() {
+  try {
+    return sessionStorage.getItem(KEY_NAME) || keyInMemory;
+  } catch {
+    return keyInMemory;
+  }
+}
+
+export function keepApiKey(key) {
+  keyInMemory = key || null;
+  try {
+    if (key) sessionStorage.setItem(KEY_NAME, key);
+    else sessionStorage.removeItem(KEY_NAME);
+  } catch {
+    // Storage refused: the key then lasts until the page closes.
+  }
 }

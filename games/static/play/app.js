@@ -41,7 +41,7 @@ async function route() {
     replace(main, [h("h1", {}, "Dice games"), box]);
     return;
   }
-  screen = id ? new GameScreen(main, rulesets, id) : new StartScreen(main, rulesets, navigate);
+  screen = id ? new GameScreen(main, rulesets, id, navigate) : new StartScreen(main, rulesets, navigate);
   screen.show();
 }
 

@@ -67,3 +67,29 @@ export function showProblem(box, error) {
   box.textContent = error?.status !== undefined ? error.message : `Something went wrong: ${error}`;
   box.hidden = false;
 }
+
+// SVG's namespace, as the HTML parser gives it to an <svg> element (this page names no
+// address of another host, not even a namespace's).
+let svgNamespace = null;
+function svgNs() {
+  if (!svgNamespace) {
+    const template = document.createElement("template");
+    template.innerHTML = "<svg></svg>";
+    svgNamespace = template.content.firstChild.namespaceURI;
+  }
+  return svgNamespace;
+}
+
+/** The same builder for SVG elements: every attribute is set as written. */
+export function s(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(svgNs(), tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}

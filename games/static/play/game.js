@@ -1,12 +1,22 @@
 // The game screen: the table, the moves of the seat this browser holds, the scores and the
-// log, followed live through the game's event stream.
+// log, followed live through the game's event stream (or, for a game of an assignment, which
+// is private until its deadline, by asking for new events with the seat's token).
 
-import { get, keepSeat, post, seatsOf } from "./api.js";
+import { apiKey, get, keepApiKey, keepSeat, post, seatsOf } from "./api.js";
+import {
+  assignmentMeta, fetchAssignment, keepAssignment, keyOwner, nextGame, startAssignmentGame, timeOf,
+} from "./assignments.js";
+import { chartFigure, observeCharts } from "./chart.js";
 import { alertBox, face, h, list, replace, showProblem } from "./dom.js";
 import { advice, boxName, describe } from "./words.js";
 
 // The rulesets whose strategy is solved: only these have an analysis (API.md, "Analysis").
 const ANALYSED = new Set(["yahtzee", "yatzy", "forced-yatzy"]);
+// How often a private game's new events are asked for (ms): while the tab shows, and not.
+const POLL_EVERY = 1500;
+const POLL_HIDDEN = 10000;
+// How often a 503 for the analysis (its strategy table being built) is tried again.
+const ANALYSIS_TRIES = 5;
 const STREAM_TYPES = [
   "created", "joined", "started", "rolled", "held", "scored", "scratched",
   "set_aside", "banked", "busted", "passed", "left", "finished", "abandoned",
@@ -17,8 +27,9 @@ export function gameUrl(id) {
 }
 
 export class GameScreen {
-  constructor(main, rulesets, id) {
+  constructor(main, rulesets, id, navigate) {
     this.main = main;
+    this.navigate = navigate;
     this.rulesets = rulesets;
     this.id = id;
     this.game = null;
@@ -35,12 +46,40 @@ export class GameScreen {
     this.status = h("p", { class: "status", role: "status" });
     this.refreshing = null;
     this.refreshAgain = false;
+    this.assignment = null; // what this browser knows of the game's assignment
+    this.assignmentNow = null; // the assignment as the service answered it, with progress
+    this.analysisNote = null;
+    this.analysisTries = 0;
+    this.polling = null;
+    this.pollTimer = null;
+    this.pollAgain = false;
+    this.resizer = null;
+  }
+
+  /**
+   * How this browser reads the game: with a seat's token when it holds one, else with the
+   * student's key in this tab. A public game needs neither; a game of an assignment is
+   * private to its student until its deadline.
+   */
+  get reader() {
+    const token = Object.values(this.seats)[0];
+    if (token) return { token };
+    const key = apiKey();
+    if (key && (!this.game || this.game.assignment)) return { key };
+    return {};
   }
 
   async show() {
     replace(this.main, h("h1", { tabindex: "-1" }, "Loading the game…"));
     try {
-      const answer = await get(`/games/${this.id}/`);
+      let answer;
+      try {
+        answer = await get(`/games/${this.id}/`, this.reader);
+      } catch (error) {
+        if (error.code !== "invalid_api_key") throw error;
+        keepApiKey(null); // revoked: of no use in this tab any more
+        answer = await get(`/games/${this.id}/`, this.reader);
+      }
       this.game = answer.data;
       this.etag = answer.etag;
     } catch (error) {
@@ -54,14 +93,23 @@ export class GameScreen {
       return;
     }
     this.ruleset = this.rulesets.find((r) => r.id === this.game.ruleset);
+    if (this.game.assignment) this.assignment = assignmentMeta(this.game.assignment);
     this.render();
     this.main.querySelector("h1")?.focus();
-    this.follow();
+    if (this.game.assignment) {
+      this.poll();
+      if (!this.over) this.loadAssignment();
+    } else {
+      this.follow();
+    }
   }
 
   stop() {
     this.source?.close();
     this.source = null;
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.analysisTimer);
+    this.resizer?.disconnect();
     this.stopped = true;
   }
 
@@ -81,6 +129,69 @@ export class GameScreen {
     for (const type of STREAM_TYPES) source.addEventListener(type, receive);
   }
 
+  /**
+   * A private game's log: the stream cannot carry a token (EventSource sends no header),
+   * so the new events are asked for with it, now and then, and at once after each move.
+   */
+  poll() {
+    clearTimeout(this.pollTimer);
+    if (this.stopped) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = (async () => {
+      do {
+        this.pollAgain = false;
+        const after = this.events.at(-1)?.seq ?? 0;
+        try {
+          const answer = await get(`/games/${this.id}/events/?after=${after}`, {
+            ...this.reader, etag: after ? `"${after}"` : null,
+          });
+          const fresh = (answer.data || []).filter((event) => event.seq > (this.events.at(-1)?.seq ?? 0));
+          if (fresh.length) {
+            this.events.push(...fresh);
+            this.refresh();
+          }
+        } catch {
+          // A missed look is made good by the next one.
+        }
+      } while (this.pollAgain && !this.stopped);
+      this.polling = null;
+      const over = this.events.some((event) => event.type === "finished" || event.type === "abandoned");
+      if (!over && !this.stopped) {
+        this.pollTimer = setTimeout(() => this.poll(), document.hidden ? POLL_HIDDEN : POLL_EVERY);
+      }
+    })();
+  }
+
+  /** The game's assignment as the service answers it now, when this tab has the key. */
+  async loadAssignment() {
+    if (!apiKey()) return;
+    try {
+      const owner = await keyOwner();
+      if (owner?.role !== "student" || owner.classroom.id !== this.game.classroom) return;
+      const fresh = await fetchAssignment(owner.classroom.id, this.game.assignment);
+      this.assignment = keepAssignment(owner.classroom.id, fresh);
+      this.assignmentNow = fresh;
+      this.render();
+    } catch {
+      // The line then shows what this browser kept of the assignment.
+    }
+  }
+
+  async nextAssignmentGame(button) {
+    this.problem.hidden = true;
+    button.disabled = true;
+    try {
+      const game = await startAssignmentGame(this.game.classroom, this.assignmentNow);
+      this.navigate(`/play/${game.id}/`);
+    } catch (error) {
+      showProblem(this.problem, error);
+      button.disabled = false;
+    }
+  }
+
   /** Get the game again if it changed (conditional GET); one request at a time. */
   async refresh() {
     if (this.refreshing) {
@@ -91,7 +202,7 @@ export class GameScreen {
       do {
         this.refreshAgain = false;
         try {
-          const answer = await get(`/games/${this.id}/`, { etag: this.etag });
+          const answer = await get(`/games/${this.id}/`, { ...this.reader, etag: this.etag });
           if (answer.status === 200) this.take(answer.data, answer.etag);
         } catch {
           // A missed refresh is made good by the next event.
@@ -120,6 +231,10 @@ export class GameScreen {
     return this.seats[game.current_seat] ?? null;
   }
 
+  get over() {
+    return this.game.status === "finished" || this.game.status === "abandoned";
+  }
+
   get tenThousand() {
     return this.ruleset.id === "ten-thousand";
   }
@@ -145,6 +260,7 @@ export class GameScreen {
     try {
       const answer = await post(`/games/${this.id}/${action}/`, body, { token });
       this.take(answer.data, answer.etag);
+      if (this.game.assignment) this.poll();
     } catch (error) {
       showProblem(this.problem, error);
     } finally {
@@ -189,7 +305,7 @@ export class GameScreen {
   async askHint() {
     this.problem.hidden = true;
     try {
-      const answer = await get(`/games/${this.id}/hint/`);
+      const answer = await get(`/games/${this.id}/hint/`, this.reader);
       this.hint = advice(answer.data, this.game, this.ruleset);
     } catch (error) {
       showProblem(this.problem, error);
@@ -202,11 +318,23 @@ export class GameScreen {
     this.analysisAsked = true;
     if (!ANALYSED.has(this.ruleset.id) || !(await analysisServed())) return;
     try {
-      const answer = await get(`/games/${this.id}/analysis/`);
+      const answer = await get(`/games/${this.id}/analysis/`, this.reader);
       this.analysis = answer.data;
+      this.analysisNote = null;
       this.render();
-    } catch {
-      // 404 or 409: no analysis for this game; nothing to show.
+    } catch (error) {
+      // 503: the strategy table is being built; asked again a few times. 404 or 409: no
+      // analysis for this game; nothing to show.
+      if (error.code !== "strategy_unavailable" || this.stopped) return;
+      this.analysisTries += 1;
+      if (this.analysisTries >= ANALYSIS_TRIES) {
+        this.analysisNote = "The analysis is not ready yet: open this game again later to see it.";
+      } else {
+        this.analysisNote = "The analysis is being prepared; it shows here when it is ready.";
+        const wait = Math.min(Math.max(error.retryAfter ?? 5, 2), 60);
+        this.analysisTimer = setTimeout(() => this.loadAnalysis(), wait * 1000);
+      }
+      this.render();
     }
   }
 
@@ -251,9 +379,15 @@ export class GameScreen {
     const game = this.game;
     document.title = `${this.ruleset.name} · Dice games`;
     if (game.status === "finished" && !this.analysisAsked) this.loadAnalysis();
+    if (game.assignment && this.over && !this.assignmentAskedAfter) {
+      // Once the game is over, the progress again: which game of it comes next.
+      this.assignmentAskedAfter = true;
+      this.loadAssignment();
+    }
     const parts = [
       h("h1", { tabindex: "-1" }, this.ruleset.name,
         game.status === "active" ? h("small", {}, ` round ${game.round}`) : null),
+      this.assignmentLine(),
       this.status,
     ];
     // One live region for the whole game, so that assistive technology reads each change.
@@ -264,16 +398,46 @@ export class GameScreen {
     if (game.status === "active") parts.push(this.dicePart(), this.actionsPart());
     parts.push(this.problem);
     parts.push(this.tenThousand ? this.totalsPart() : this.scorecardPart());
+    parts.push(this.nextGamePart());
     if (this.analysis) parts.push(this.analysisPart());
+    else if (this.analysisNote) parts.push(h("p", { class: "help analysis-note" }, this.analysisNote));
     parts.push(this.logPart());
-    parts.push(h("p", { class: "links" }, h("a", { href: "/play/", "data-internal": true }, "New game")));
-    replace(this.main, parts, ["roll", "hint", "bank", "pass"]);
+    parts.push(h("p", { class: "links" }, h("a", { href: "/play/", "data-internal": true },
+      game.assignment ? "My assignments and new games" : "New game")));
+    this.resizer?.disconnect();
+    replace(this.main, parts, ["roll", "hint", "bank", "pass", "next-game"]);
+    this.resizer = this.analysis ? observeCharts(this.main) : null;
     const log = this.main.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
   }
 
   name(seat) {
     return this.game.players[seat]?.name ?? `Seat ${seat + 1}`;
+  }
+
+  /** "Week 3: game 3 of 10, due Friday 17:00", for a game of an assignment. */
+  assignmentLine() {
+    const game = this.game;
+    if (!game.assignment) return null;
+    const meta = this.assignment;
+    const k = game.assignment_game;
+    if (!meta) return h("p", { class: "assignment-line" }, `Assignment game ${k}.`);
+    const past = Date.parse(meta.due_at) <= Date.now();
+    return h("p", { class: "assignment-line" },
+      `${meta.title}: game ${k} of ${meta.games}, ${past ? "was due" : "due"} `, timeOf(meta.due_at));
+  }
+
+  /** After a game of an assignment: the next one, when the student may start it now. */
+  nextGamePart() {
+    const now = this.assignmentNow;
+    if (!now || !this.over) return null;
+    const next = nextGame(now);
+    if (!next) return null;
+    return h("p", { class: "next-game" }, h("button", {
+      type: "button", class: "primary", "data-key": "next-game",
+      "aria-label": `Start game ${next} of ${now.games}, ${now.title}`,
+      onclick: (event) => this.nextAssignmentGame(event.currentTarget),
+    }, `Start game ${next} of ${now.games}`));
   }
 
   statusLine() {
@@ -508,10 +672,20 @@ export class GameScreen {
     const seats = analysis.seats || [];
     const costly = (analysis.decisions || []).filter((d) => d.label && d.label !== "best");
     const option = (o) => (Array.isArray(o) ? `keep ${o.join(" ") || "nothing"}` : boxName(this.ruleset, o));
+    const decisions = analysis.decisions || [];
+    const charts = seats.map((s) => chartFigure({
+      id: `chart-${s.seat}`,
+      seat: s,
+      decisions: decisions.filter((d) => d.seat === s.seat),
+      describe: (d) => `dice ${(d.dice || []).join(" ")}: ${option(d.chosen)}` +
+        (d.label && d.label !== "best" ? `; best ${option(d.best)}` : ""),
+    })).filter(Boolean);
     return h(
       "section",
       { class: "card analysis", "aria-labelledby": "analysis-title" },
       h("h2", { id: "analysis-title" }, "Analysis"),
+      h("div", { class: charts.length ? "analysis-body" : "" },
+      h("div", { class: "analysis-table" },
       h("table", {},
         h("thead", {}, h("tr", {}, ["Player", "Accuracy", "Expected loss", "Luck", "Mistakes"].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, seats.map((s) => h("tr", {},
@@ -526,6 +700,9 @@ export class GameScreen {
             `${this.name(d.seat)}, round ${d.round}, dice ${(d.dice || []).join(" ")}: chose ${option(d.chosen)}, `,
             `best was ${option(d.best)} (${d.label}, −${Number(d.loss).toFixed(1)}).`))))
         : h("p", {}, "Every decision was the best one."),
+      ),
+      charts.length ? h("div", { class: "analysis-charts" }, charts) : null,
+      ),
     );
   }
 

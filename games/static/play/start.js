@@ -1,7 +1,8 @@
-// The start screen: a new game of any ruleset with its options and seats, or a game that
-// waits for players, to join.
+// The start screen: a new game of any ruleset with its options and seats, a game that
+// waits for players, to join, or a student's assignments.
 
 import { get, keepSeat, post } from "./api.js";
+import { AssignmentsPanel } from "./assignments.js";
 import { alertBox, h, list, replace, showProblem } from "./dom.js";
 
 // Strategies of computer seats (API.md); Ten Thousand also has its original game's player.
@@ -22,6 +23,7 @@ export class StartScreen {
     this.problem = alertBox();
     this.ruleset = this.rulesets[0];
     this.waiting = h("section", { "aria-labelledby": "waiting-title" });
+    this.assignments = new AssignmentsPanel(rulesets, navigate);
   }
 
   show() {
@@ -66,7 +68,9 @@ export class StartScreen {
       this.problem,
       h("button", { type: "submit", class: "primary" }, "Start game"),
     );
-    replace(this.main, [h("h1", { tabindex: "-1" }, "New game"), this.form, this.waiting]);
+    replace(this.main, [
+      h("h1", { tabindex: "-1" }, "New game"), this.form, this.assignments.show(), this.waiting,
+    ]);
     this.renderRuleset();
     this.renderSeats();
     this.loadWaiting();

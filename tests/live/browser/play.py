@@ -66,8 +66,10 @@ def start_game(
     return GAME_URL.search(page.url).group(1)
 
 
-def game(service: LiveService, game_id: str) -> dict[str, Any]:
-    status, body = service.call("GET", f"/api/v1/games/{game_id}/")
+def game(service: LiveService, game_id: str, token: str | None = None) -> dict[str, Any]:
+    """The game, read with its seat's token if given (a game of an assignment is private
+    until its deadline)."""
+    status, body = service.call("GET", f"/api/v1/games/{game_id}/", token=token)
     assert status == 200, body
     return body
 
@@ -108,10 +110,11 @@ def play_box_turn(page: Page, service: LiveService, game_id: str, rules: dict[st
 
 
 def play_box_game_to_the_end(
-    page: Page, service: LiveService, game_id: str, *, turns: int = 200
+    page: Page, service: LiveService, game_id: str, *, token: str | None = None,
+    turns: int = 200,
 ) -> dict[str, Any]:
-    rules = ruleset(service, game(service, game_id)["ruleset"])
-    state = game(service, game_id)
+    state = game(service, game_id, token)
+    rules = ruleset(service, state["ruleset"])
     for _ in range(turns):
         if state["status"] == "finished":
             break

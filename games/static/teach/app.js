@@ -1,0 +1,92 @@
+// The teacher's page: open a classroom or come back to one with its teacher key, hand out
+// the join code, set assignments and follow their results live. It uses only the public
+// API (/api/v1/...); the teacher key stays in this tab's session storage.
+
+import { alertBox, h, replace, showProblem } from "../play/dom.js";
+import { Refusal, forgetKey, keepKey, request, storedKey } from "./api.js";
+import { ClassroomScreen } from "./classroom.js";
+import { SignInScreen } from "./signin.js";
+
+const main = document.getElementById("main");
+
+let rulesets = null; // from GET /api/v1/rulesets/, once
+let screen = null;
+
+async function loadRulesets() {
+  if (!rulesets) rulesets = await request("GET", "/rulesets/");
+  return rulesets;
+}
+
+function show(next) {
+  screen?.stop?.();
+  screen = next;
+  screen.show();
+}
+
+/** The classroom of a teacher key; refuses a student's key. */
+async function classroomOf(key) {
+  const owner = await request("GET", "/me/", { key });
+  if (owner.role !== "teacher") {
+    throw new Refusal(403, {
+      code: "student_key",
+      detail: `this is the key of a student (${owner.student?.name ?? "unnamed"} in ` +
+        `${owner.classroom.name}), not a teacher's: enter the teacher key shown when the ` +
+        "classroom was opened",
+    });
+  }
+  return owner.classroom;
+}
+
+async function enter(key, { classroom = null, newKey = null } = {}) {
+  const found = classroom ?? await classroomOf(key);
+  await loadRulesets();
+  keepKey(key);
+  show(new ClassroomScreen(main, {
+    key,
+    classroom: found,
+    rulesets,
+    newKey,
+    onLeave: () => {
+      forgetKey();
+      signIn("The key was forgotten on this tab.");
+    },
+  }));
+}
+
+async function open(name) {
+  const created = await request("POST", "/classrooms/", { body: { name } });
+  await enter(created.teacher_key, {
+    classroom: { id: created.id, name: created.name },
+    newKey: created.teacher_key,
+  });
+}
+
+function signIn(message = null) {
+  show(new SignInScreen(main, { open, enter: (key) => enter(key), message }));
+}
+
+async function start() {
+  const key = storedKey();
+  if (!key) {
+    signIn();
+    return;
+  }
+  try {
+    await enter(key);
+  } catch (error) {
+    if ([401, 403, 404].includes(error.status)) {
+      forgetKey();
+      signIn(`The key this tab held was refused: ${error.message}`);
+      return;
+    }
+    const box = alertBox();
+    showProblem(box, error);
+    replace(main, [
+      h("h1", {}, "Teaching"),
+      box,
+      h("button", { type: "button", onclick: () => start() }, "Try again"),
+    ]);
+  }
+}
+
+start();
