@@ -32,12 +32,15 @@ install: $(INSTALLED)
 # start; kept in STRATEGY_DIR, later starts only check them and rebuild a stale one), so no
 # request waits for one. The client's address is the connection's (X-Forwarded-For is read
 # by the service itself, per NUM_PROXIES). The migration creates the database cache's table
-# (the rate-limit counters without REDIS_URL).
+# (the rate-limit counters without REDIS_URL). Beside the server runs one task worker
+# (turn clocks, assignment deadlines: `manage.py db_worker`), stopped with it.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py build_strategy
+	$(BIN)/python manage.py db_worker --interval 1 --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
 		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers
 

@@ -47,7 +47,14 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
 ]
+
+# Work outside requests runs as tasks kept in the project's database, taken by
+# `manage.py db_worker` processes (SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL, so each
+# task is taken by one worker of any host). See games/work/.
+TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
 
 MIDDLEWARE = [
     # First: it turns the bodiless refusals of everything below into problem documents.

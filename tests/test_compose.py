@@ -1,4 +1,4 @@
-"""docker-compose.yml, read as data: the two services start in the right order, healthy."""
+"""docker-compose.yml, read as data: the services start in the right order, healthy."""
 
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,19 @@ def command_text(service: dict[str, Any]) -> str:
     return command if isinstance(command, str) else " ".join(command)
 
 
-def test_both_services_are_declared(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"db", "redis", "web"}
+def test_the_services_are_declared(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == {"db", "redis", "web", "worker"}
+
+
+def test_the_task_worker_runs_from_the_web_image_once_the_web_has_migrated(
+    compose: dict[str, Any],
+) -> None:
+    web, worker = compose["services"]["web"], compose["services"]["worker"]
+    assert worker["build"] == web["build"] and worker["environment"] == web["environment"]
+    assert command_text(worker).startswith("python manage.py db_worker")
+    assert "--no-reload" in command_text(worker)
+    assert worker["depends_on"]["web"]["condition"] == "service_healthy"
+    assert worker["restart"] == "unless-stopped" and "ports" not in worker
 
 
 def test_the_database_is_postgres_16_on_a_named_volume(compose: dict[str, Any]) -> None:

@@ -47,6 +47,7 @@ from games.models import Event, Game, Player
 from games.play import services
 from games.play.advice import game_hint
 from games.play.analysis import game_analysis
+from games.play.clocks import Clock
 from scoring.commands import Command
 from scoring.match import Seat
 
@@ -180,6 +181,7 @@ class GameViewSet(viewsets.GenericViewSet):
             open_seats=data["open_seats"],
             seed=data["seed"],
             client_seed=data["client_seed"],
+            clock=Clock(**data["clock"]) if data["clock"] else None,
             student_id=student.id if student is not None else None,
             classroom_id=student.classroom_id if student is not None else None,
         )

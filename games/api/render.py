@@ -20,6 +20,7 @@ from games.api.schema.responses import (
 from games.models import Event, Game, Player
 from games.play.advice import Hint
 from games.play.analysis import GameAnalysis
+from games.play.clocks import clock_shown
 from games.play.dice import dice_shown
 from games.play.records import GameRecord
 from scoring import Option, Ruleset, get_ruleset
@@ -50,6 +51,7 @@ def render_game(
         "ranked": game.ranked,
         "seed": game.seed,
         "dice": dice_shown(game),
+        "clock": clock_shown(game),
         "open_seats": game.open_seats,
         "version": game.version,
         "round": view.round,

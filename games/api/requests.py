@@ -15,6 +15,7 @@ from games.http.strict import (
     StrictIntegerField,
     StrictSerializer,
 )
+from games.play.clocks import DEFAULT_MAX_TIMEOUTS, MAX_TIMEOUTS, TURN_SECONDS
 from scoring import RULESETS
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 from scoring.verifiable import CLIENT_SEED_LENGTH
@@ -157,6 +158,17 @@ class SeatIn(StrictSerializer):
     )
 
 
+class ClockIn(StrictSerializer):
+    turn_seconds = StrictIntegerField(
+        min_value=TURN_SECONDS[0], max_value=TURN_SECONDS[1],
+        help_text="Seconds a person has for each move; then the turn is played for them.",
+    )
+    max_timeouts = StrictIntegerField(
+        min_value=MAX_TIMEOUTS[0], max_value=MAX_TIMEOUTS[1], default=DEFAULT_MAX_TIMEOUTS,
+        help_text="Turns in a row that may time out before the seat leaves the game.",
+    )
+
+
 class GameCreateIn(StrictSerializer):
     ruleset = RulesetField(help_text="The ruleset's id (see /api/v1/rulesets/).")
     options = OptionsField(required=False, default=dict)
@@ -177,6 +189,13 @@ class GameCreateIn(StrictSerializer):
         min_value=-INT64 - 1,
         max_value=INT64,
         help_text="The same seed and the same moves give the same dice; seeded games are unranked.",
+    )
+    clock = ClockIn(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A turn clock: a person who does not move in time has the turn played for "
+        "them (as the `greedy` computer would), and leaves after `max_timeouts` in a row.",
     )
     client_seed = StrictCharField(
         required=False,

@@ -2,8 +2,10 @@
 
 Closing is what shows an assignment's secrets: its games still being played are abandoned
 first (nobody may play on once the dice are known), then every game's secret is unsealed
-and the assignment's listed. An assignment closes at the first of: a request that reads it
-or one of its games after ``due_at`` (``assignments_close_due``, ``assignment_close``).
+and the assignment's listed. An assignment closes at the first of: its closing task, which
+a worker runs at ``due_at`` (``close_at_deadline``, enqueued with the assignment), and a
+request that reads it or one of its games after ``due_at`` (so that no reader ever sees it
+open past its deadline, even with no worker running).
 """
 
 import datetime as dt
@@ -13,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django_tasks import task
 
 from games.classrooms.keys import Caller
 from games.models import Assignment, AssignmentStatus, Classroom, Game
@@ -46,16 +49,26 @@ def assignment_create(
     opens = opens_at or now
     if due_at <= opens:
         raise RuleError("invalid", "due_at must be after opens_at", field="due_at")
-    return Assignment.objects.create(
-        classroom=classroom,
-        title=title,
-        ruleset=ruleset.id,
-        options=chosen,
-        games=games,
-        opens_at=opens,
-        due_at=due_at,
-        secrets=[new_secret().hex() for _ in range(games)],
-    )
+    with transaction.atomic():
+        assignment = Assignment.objects.create(
+            classroom=classroom,
+            title=title,
+            ruleset=ruleset.id,
+            options=chosen,
+            games=games,
+            opens_at=opens,
+            due_at=due_at,
+            secrets=[new_secret().hex() for _ in range(games)],
+        )
+        # Kept in the same database and transaction: set, and it will close.
+        close_at_deadline.using(run_after=due_at).enqueue(str(assignment.id))
+    return assignment
+
+
+@task()
+def close_at_deadline(assignment_id: str) -> None:
+    """The assignment's closing, run by a worker at its deadline."""
+    assignment_close(assignment_id=uuid.UUID(assignment_id))
 
 
 def assignment_for(*, caller: Caller | None, classroom_id: uuid.UUID, assignment_id: uuid.UUID

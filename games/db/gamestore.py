@@ -23,7 +23,8 @@ from games.models import Event, Game, Player, ScoreEntry
 
 # The game's columns a change may alter; the others are fixed when the game is created.
 CHANGING = [
-    "state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners", "version"
+    "state", "status", "open_seats", "last_seq", "updated_at", "finished_at", "winners", "version",
+    "deadline", "timeouts",
 ]
 
 

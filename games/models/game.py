@@ -55,6 +55,14 @@ class Game(models.Model):
     assignment_game = models.PositiveSmallIntegerField(null=True, blank=True)
     due_at = models.DateTimeField(null=True, blank=True)
     dice_sealed = models.BooleanField(default=False, editable=False)
+    # A turn clock (``games.play.clocks``): a person to move has ``clock_seconds`` for each
+    # move; past ``deadline`` a worker finishes the turn as the greedy computer would, and
+    # after ``clock_max_timeouts`` such turns in a row the seat leaves. ``timeouts`` counts,
+    # per seat, its turns timed out in a row.
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_max_timeouts = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    timeouts = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

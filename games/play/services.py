@@ -19,17 +19,18 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django_tasks import task
 
 from games.db import gamestore
 from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
-from games.play import replays
+from games.play import clocks, replays
 from games.play.dice import commit, dice_for, mind_for
 from games.play.errors import ServiceError
 from games.play.strategy import game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
 from scoring import RuleError, get_ruleset
-from scoring.commands import Command, Join
-from scoring.match import Match, Seat, status
+from scoring.commands import TURN_MOVES, Command, Join, Leave
+from scoring.match import GameStatus, Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
 from scoring.strategy import computer_command, levels_for
@@ -69,6 +70,7 @@ def game_create(
     student_id: uuid.UUID | None = None,
     classroom_id: uuid.UUID | None = None,
     assigned: Assigned | None = None,
+    clock: clocks.Clock | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
@@ -93,6 +95,8 @@ def game_create(
         student_id=student_id,
         classroom_id=classroom_id,
     )
+    if clock is not None:
+        game.clock_seconds, game.clock_max_timeouts = clock.turn_seconds, clock.max_timeouts
     if assigned is not None:
         game.ranked, game.dice_sealed = False, True
         game.dice_secret, game.client_seed = assigned.secret, f"game-{assigned.number}"
@@ -115,8 +119,10 @@ def game_create(
         for seat, p in enumerate(players)
     ]
     change = _apply(game, seated, outcome)
+    _set_clock(game, seated, moved=None)
     with transaction.atomic():
         gamestore.game_insert(game, seated, change)
+        _schedule_clock(game)
     return Played(game=game, players=seated, tokens=tokens)
 
 
@@ -151,10 +157,17 @@ def game_play(
             raise ServiceError(
                 "version_mismatch", f"the game is at version {game.version}, not {if_match}"
             )
+        if isinstance(command, TURN_MOVES) and _out_of_time(game):
+            raise ServiceError(
+                "not_your_turn", "the time for this move ran out: the turn is played for you"
+            )
         outcome = _match(game, players).play(
             game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
         )
-        gamestore.game_update(game, _apply(game, players, outcome))
+        change = _apply(game, players, outcome)
+        _set_clock(game, players, moved=seat)
+        gamestore.game_update(game, change)
+        _schedule_clock(game)
         if idempotency_key is not None:
             IdempotencyRecord.objects.create(
                 game=game,
@@ -182,7 +195,10 @@ def game_join(*, game_id: Any, command: Join) -> Played:
             game=game, seat=len(players), name=command.name, token_hash=hash_token(token)
         )
         players.append(joined)
-        gamestore.game_update(game, _apply(game, players, outcome), joined=[joined])
+        change = _apply(game, players, outcome)
+        _set_clock(game, players, moved=None)
+        gamestore.game_update(game, change, joined=[joined])
+        _schedule_clock(game)
     return Played(game=game, players=players, tokens={joined.seat: token})
 
 
@@ -191,7 +207,9 @@ def game_abandon(*, game_id: Any, by: str) -> Game:
     with transaction.atomic():
         game, players = _locked(game_id)
         outcome = _match(game, players).abandon(game.state, by=by)
-        gamestore.game_update(game, _apply(game, players, outcome))
+        change = _apply(game, players, outcome)
+        _set_clock(game, players, moved=None)
+        gamestore.game_update(game, change)
     return game
 
 
@@ -213,6 +231,94 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
                 f"{ruleset_id} computer players are: {', '.join(levels)}",
                 field=f"players.{seat}.computer",
             )
+
+
+# -- turn clocks -------------------------------------------------------------------------
+
+
+# A timed-out turn is finished in at most this many moves (a box game's turn takes four at
+# most; a Ten Thousand turn of the greedy player, a few more).
+TIMEOUT_MOVES = 50
+
+
+def game_time_out(*, game_id: Any, version: int) -> bool:
+    """The clock of ``game`` at ``version`` fires: if no change came since and the deadline
+    has passed, the seat to move times out. Its turn is finished as the ``greedy`` computer
+    would (rolling first if it has not rolled), after a ``timed_out`` event; after
+    ``max_timeouts`` turns in a row timed out, the seat leaves. Answers whether it fired.
+
+    Run by a worker at the deadline, as often as it likes: the game's lock, its version and
+    its deadline make the firing happen once, and a move racing it either came first (the
+    version moved on) or is refused (``game_play``: its time ran out).
+    """
+    with transaction.atomic():
+        game, players = _locked(game_id)
+        if game.version != version or not _out_of_time(game):
+            return False
+        seat = game.state["current"]
+        match = _match(game, players)
+        deadline = game.deadline
+        assert deadline is not None
+        outcome = Outcome(
+            state=game.state,
+            events=[RuleEvent("timed_out", seat, {"seat": seat, "deadline": clocks.iso(deadline)})],
+        )
+        dice, mind = dice_for(game), mind_for(game)
+        ruleset = get_ruleset(game.ruleset)
+        turn = (seat, game.state["round"])  # a turn ends when the seat or the round moves on
+        for _ in range(TIMEOUT_MOVES):
+            now = (outcome.state["current"], outcome.state["round"])
+            if status(outcome.state) != GameStatus.ACTIVE or now != turn:
+                break
+            command = computer_command(
+                ruleset, outcome.state, "greedy", game.options, mind, folder=settings.STRATEGY_DIR
+            )
+            _extend(outcome, match.play(outcome.state, seat=seat, command=command, dice=dice,
+                                        mind=mind))
+        timeouts = clocks.timeouts_after(game, len(players), moved=None)
+        timeouts[seat] += 1
+        limit = game.clock_max_timeouts or clocks.DEFAULT_MAX_TIMEOUTS
+        if timeouts[seat] >= limit and status(outcome.state) == GameStatus.ACTIVE:
+            _extend(outcome, match.play(outcome.state, seat=seat, command=Leave(), dice=dice,
+                                        mind=mind))
+        change = _apply(game, players, outcome)
+        _set_clock(game, players, moved=None)
+        game.timeouts = timeouts
+        gamestore.game_update(game, change)
+        _schedule_clock(game)
+    return True
+
+
+@task()
+def clock_fires(game_id: str, version: int) -> bool:
+    """A game's clock, run by a worker at the deadline it was set for."""
+    return game_time_out(game_id=game_id, version=version)
+
+
+def _extend(outcome: Outcome, step: Outcome) -> None:
+    outcome.state = step.state
+    outcome.events.extend(step.events)
+    outcome.entries.extend(step.entries)
+
+
+def _out_of_time(game: Game) -> bool:
+    return game.deadline is not None and timezone.now() >= game.deadline
+
+
+def _set_clock(game: Game, players: Sequence[Player], *, moved: int | None) -> None:
+    """The deadline after a change (None without a clock), and the seats' timeouts in a row
+    (the seat that ``moved`` moved in time)."""
+    if game.clock_seconds is None:
+        return
+    game.deadline = clocks.next_deadline(game, players, timezone.now())
+    game.timeouts = clocks.timeouts_after(game, len(players), moved=moved)
+
+
+def _schedule_clock(game: Game) -> None:
+    """The clock's firing at the new deadline, enqueued in the change's transaction: it is
+    kept exactly when the change is."""
+    if game.deadline is not None:
+        clock_fires.using(run_after=game.deadline).enqueue(str(game.id), game.version)
 
 
 def _check_not_due(game: Game) -> None:

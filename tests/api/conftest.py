@@ -75,3 +75,15 @@ def assert_problem(response, status: int, code: str) -> dict[str, Any]:  # noqa:
 def no_throttles(settings) -> None:  # noqa: ANN001
     """Tests make requests much faster than any person; the throttle tests set rates."""
     settings.THROTTLE_RATES = {}
+
+
+def run_due_tasks() -> None:
+    """Every task that is due runs, as ``manage.py db_worker`` runs it (claimed, called with
+    its arguments, marked done), in the test's own transaction; then this stops. (The worker
+    command itself runs in tests/live, in a process of its own.)"""
+    from django_tasks_db.models import DBTaskResult
+
+    while (due := DBTaskResult.objects.ready().first()) is not None:
+        due.claim("test")
+        result = due.task_result
+        due.set_successful(due.task.call(*result.args, **result.kwargs))

@@ -137,6 +137,8 @@ def test_every_answer_of_a_game_has_its_shape(shaped):
     forced = games[BOX_GAMES.index("forced-yatzy")]
     shaped.get(f"/api/v1/games/{forced['id']}/analysis/", AnalysisBody)
     shaped.get(f"/api/v1/games/{forced['id']}/analysis/?seats=all", AnalysisBody)
+    clocked = create(shaped, "yatzy", [{"name": "Ann"}], clock={"turn_seconds": 60})
+    assert shaped.get(f"/api/v1/games/{clocked['id']}/", GameBody)["clock"]["deadline"]
     # A lobby: a waiting game, a seat joined (with its token), a seat that leaves.
     lobby = create(shaped, "yahtzee", [{"name": "Ann"}], open_seats=1)
     joined = shaped.post(f"/api/v1/games/{lobby['id']}/join/", {"name": "Ben"}, GameBody, 201)

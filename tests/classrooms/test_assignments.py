@@ -9,8 +9,10 @@ import io
 
 import pytest
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from games.models import Assignment, Game, Student
+from tests.api.conftest import run_due_tasks
 
 from .conftest import assert_problem
 
@@ -55,7 +57,8 @@ def started(classes, room, work: dict, name: str) -> dict:  # noqa: ANN001
 
 
 def expire(work: dict) -> None:
-    """The deadline passes (the assignment and its games, as if time had gone by)."""
+    """The deadline passes (the assignment and its games, as if time had gone by); its
+    closing task is not run (see ``run_due_tasks``)."""
     past = timezone.now() - dt.timedelta(seconds=1)
     Assignment.objects.filter(pk=work["id"]).update(due_at=past)
     Game.objects.filter(assignment_id=work["id"]).update(due_at=past)
@@ -342,3 +345,18 @@ def test_the_admin_shows_an_assignment_its_games_and_its_secrets_once_closed(cla
     text = admin_client.get(f"/admin/games/assignment/{work['id']}/change/").content.decode()
     assert all(secret in text for secret in secrets)
     assert admin_client.get("/admin/games/assignment/").status_code == 200
+
+
+def test_a_worker_closes_an_assignment_at_its_deadline_with_no_request(classes, room):
+    work = assignment(classes, room)
+    game = started(classes, room, work, "Ann")
+    classes.ok(game, "roll")
+    expire(work)
+    DBTaskResult.objects.filter(task_path__endswith="close_at_deadline").update(
+        run_after=timezone.now()
+    )
+    run_due_tasks()
+    closed = Assignment.objects.get(pk=work["id"])
+    assert closed.closed_at is not None
+    stored = Game.objects.get(pk=game["id"])
+    assert stored.status == "abandoned" and stored.dice_sealed is False

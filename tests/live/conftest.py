@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import on_postgres
 
-from .service import LiveService, manage, service_env, serving, throwaway_database
+from .service import LiveService, manage, service_env, serving, throwaway_database, working
 
 __all__ = ["LiveService"]
 
@@ -29,7 +29,8 @@ def live_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServi
         # As `make run` does: the strategy tables are ready before the service serves (the
         # first time minutes, then kept in STRATEGY_DIR), so no answer is a 503 for them.
         manage(env, "build_strategy", timeout=1800)
-        with serving(folder, env) as service:
+        # As `make run` does: a task worker beside the server.
+        with serving(folder, env) as service, working(folder, env):
             yield service
 
 

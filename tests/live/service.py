@@ -185,3 +185,20 @@ def _wait_until_healthy(service: LiveService, server: subprocess.Popen[bytes]) -
             pass
         time.sleep(0.1)
     pytest.fail(f"no healthy answer within {STARTUP_SECONDS}s:\n{service.log_tail()}")
+
+
+@contextmanager
+def working(folder: Path, env: dict[str, str], *, name: str = "worker") -> Iterator[Path]:
+    """A task worker beside the service, as ``make run`` and compose start one: it takes the
+    tasks due in the service's database (turn clocks, assignment deadlines). Answers its
+    log's path; stopped afterwards."""
+    log = folder / f"{name}.log"
+    with log.open("wb") as output:
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "db_worker", "--interval", "0.5", "--no-reload"],
+            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
+        )
+    try:
+        yield log
+    finally:
+        stop(worker)

@@ -94,6 +94,7 @@ GAME = {
         "client_seed": "5e0c7a3b9d1f2e4a",
         "secret": None,
     },
+    "clock": None,
     "open_seats": 0,
     "version": 4,
     "round": 2,

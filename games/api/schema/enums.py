@@ -14,7 +14,7 @@ MOVES = sorted({move.action for ruleset in RULESETS.values() for move in ruleset
 COMPUTERS = list(dict.fromkeys(level for ruleset in RULESETS for level in levels_for(ruleset)))
 EVENT_TYPES = [
     "created", "joined", "started", "rolled", "held", "scored", "scratched", "set_aside",
-    "banked", "busted", "passed", "left", "finished", "abandoned",
+    "banked", "busted", "passed", "left", "finished", "abandoned", "timed_out",
 ]
 ANALYSIS_METHODS = ["optimal"]
 # What a record's check may find wrong (``scoring.records``).

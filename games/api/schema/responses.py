@@ -108,6 +108,18 @@ class DiceBody(TypedDict):
     ]
 
 
+class ClockBody(TypedDict):
+    """The game's turn clock (API.md, "Turn clocks")."""
+
+    turn_seconds: int
+    max_timeouts: int
+    deadline: Annotated[
+        DateTime | None,
+        "When the person to move must have moved; null while the game waits, while a "
+        "computer is to move and once it is over.",
+    ]
+
+
 class GameBody(TypedDict):
     id: Uuid
     ruleset: RulesetId
@@ -116,6 +128,7 @@ class GameBody(TypedDict):
     ranked: bool
     seed: int | None
     dice: DiceBody
+    clock: Annotated[ClockBody | None, "Null for a game without a turn clock."]
     open_seats: Annotated[int, "Seats still open to `join`."]
     version: int
     round: int
