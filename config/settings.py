@@ -56,6 +56,10 @@ INSTALLED_APPS = [
 # task is taken by one worker of any host). See games/work/.
 TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
 
+# Webhooks to loopback, private or link-local addresses are refused (at registration and at
+# every delivery) unless this is true: for development and tests only.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
+
 MIDDLEWARE = [
     # First: it turns the bodiless refusals of everything below into problem documents.
     "games.http.problem_middleware.ProblemMiddleware",
@@ -285,6 +289,8 @@ SPECTACULAR_SETTINGS = {
         "RecordProblemEnum": "games.api.schema.enums.RECORD_PROBLEMS",
         "AssignmentStatusEnum": "games.api.schema.enums.ASSIGNMENT_STATUSES",
         "StatusEnum": "games.api.schema.enums.GAME_STATUSES",
+        "WebhookEventEnum": "games.hooks.services.EVENTS",
+        "DeliveryStatusEnum": "games.api.webhooks.DELIVERY_STATUSES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

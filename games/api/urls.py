@@ -3,7 +3,7 @@ import uuid
 from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
-from games.api import assignments, classrooms, records
+from games.api import assignments, classrooms, records, webhooks
 from games.api.games import UUID_RE, GameViewSet
 from games.api.health import HealthView
 from games.api.leaderboard import LeaderboardView
@@ -39,6 +39,13 @@ urlpatterns = [
     # Classrooms and their keys (games.api.classrooms).
     path("classrooms/", classrooms.ClassroomCreateView.as_view(), name="classroom-list"),
     path("me/", classrooms.KeyOwnerView.as_view(), name="key-owner"),
+    path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
+    path("webhooks/<game_id:pk>/", webhooks.WebhookView.as_view(), name="webhook"),
+    path(
+        "webhooks/<game_id:pk>/deliveries/",
+        webhooks.DeliveriesView.as_view(),
+        name="webhook-deliveries",
+    ),
     path("classrooms/join/", classrooms.ClassroomJoinView.as_view(), name="classroom-join"),
     path("classrooms/<game_id:pk>/", classrooms.ClassroomView.as_view(), name="classroom-detail"),
     path(

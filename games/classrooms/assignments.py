@@ -18,6 +18,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from games.classrooms.keys import Caller
+from games.hooks import services as hooks
 from games.models import Assignment, AssignmentStatus, Classroom, Game
 from games.play import services as play
 from games.play.errors import ServiceError
@@ -175,6 +176,7 @@ def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
         Game.objects.filter(assignment=assignment).update(dice_sealed=False)
         assignment.closed_at = timezone.now()
         assignment.save(update_fields=["closed_at"])
+        hooks.assignment_closed(classroom_id=assignment.classroom_id, assignment_id=assignment.id)
     return assignment
 
 

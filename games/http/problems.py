@@ -67,6 +67,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "unknown_category": _type(400),
     "unknown_ruleset": _type(400),
     "invalid_dice": _type(400),
+    "url_not_allowed": _type(400, "URL not allowed"),
     "not_authenticated": _type(401),
     "invalid_token": _type(401),
     "invalid_api_key": _type(401),

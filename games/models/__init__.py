@@ -14,6 +14,7 @@ from games.models.game import (
     Player,
     ScoreEntry,
 )
+from games.models.webhook import Delivery, Webhook
 
 __all__ = [
     "DEFAULT_QUOTA",
@@ -22,11 +23,13 @@ __all__ = [
     "STATUS_CHOICES",
     "ApiKey",
     "Classroom",
+    "Delivery",
     "Event",
     "Game",
     "IdempotencyRecord",
     "Player",
     "ScoreEntry",
     "Student",
+    "Webhook",
     "default_quota",
 ]

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from games.db import gamestore
+from games.hooks import services as hooks
 from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from games.play import clocks, replays
 from games.play.dice import commit, dice_for, mind_for
@@ -123,6 +124,7 @@ def game_create(
     with transaction.atomic():
         gamestore.game_insert(game, seated, change)
         _schedule_clock(game)
+        hooks.game_changed(game, seated, before=None)
     return Played(game=game, players=seated, tokens=tokens)
 
 
@@ -164,10 +166,12 @@ def game_play(
         outcome = _match(game, players).play(
             game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
         )
+        before = hooks.position(game)
         change = _apply(game, players, outcome)
         _set_clock(game, players, moved=seat)
         gamestore.game_update(game, change)
         _schedule_clock(game)
+        hooks.game_changed(game, players, before)
         if idempotency_key is not None:
             IdempotencyRecord.objects.create(
                 game=game,
@@ -195,10 +199,12 @@ def game_join(*, game_id: Any, command: Join) -> Played:
             game=game, seat=len(players), name=command.name, token_hash=hash_token(token)
         )
         players.append(joined)
+        before = hooks.position(game)
         change = _apply(game, players, outcome)
         _set_clock(game, players, moved=None)
         gamestore.game_update(game, change, joined=[joined])
         _schedule_clock(game)
+        hooks.game_changed(game, players, before)
     return Played(game=game, players=players, tokens={joined.seat: token})
 
 
@@ -281,11 +287,13 @@ def game_time_out(*, game_id: Any, version: int) -> bool:
         if timeouts[seat] >= limit and status(outcome.state) == GameStatus.ACTIVE:
             _extend(outcome, match.play(outcome.state, seat=seat, command=Leave(), dice=dice,
                                         mind=mind))
+        before = hooks.position(game)
         change = _apply(game, players, outcome)
         _set_clock(game, players, moved=None)
         game.timeouts = timeouts
         gamestore.game_update(game, change)
         _schedule_clock(game)
+        hooks.game_changed(game, players, before)
     return True
 
 
