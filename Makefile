@@ -33,12 +33,14 @@ install: $(INSTALLED)
 # request waits for one. The client's address is the connection's (X-Forwarded-For is read
 # by the service itself, per NUM_PROXIES). The migration creates the database cache's table
 # (the rate-limit counters without REDIS_URL). Beside the server runs one task worker
-# (turn clocks, assignment deadlines: `manage.py db_worker`), stopped with it.
+# (turn clocks, assignment deadlines: `manage.py db_worker`), stopped with it; both count
+# their work in .metrics/, emptied at each start, which GET /metrics adds up.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py build_strategy
+	rm -rf .metrics && mkdir .metrics; export PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/.metrics; \
 	$(BIN)/python manage.py db_worker --interval 1 --no-reload & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
@@ -56,6 +58,9 @@ test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@command -v chromium >/dev/null 2>&1 || echo "NOTE: Chromium not found: the browser tests" \
 		"(tests/live/browser, marker 'browser') will be SKIPPED. Install it: apt-get install chromium"
+	@command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || echo "NOTE: HAProxy not" \
+		"found: the two-host test (tests/live/test_two_hosts.py, PostgreSQL only) will be" \
+		"SKIPPED. Install it: apt-get install haproxy"
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # The OpenAPI schema as a frontend developer uses it: lint it (Redocly, recommended rules),
@@ -68,7 +73,7 @@ schema-check: $(INSTALLED)
 		&& REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npm run --silent check
 
 clean:
-	rm -rf $(VENV) staticfiles .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .hypothesis *.egg-info
 
 # The load benchmark: the service as docker-compose.yml runs it, on a fresh database of the
 # PostgreSQL server BENCH_POSTGRES names; needs wrk (apt-get install wrk). Pass options in

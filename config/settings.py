@@ -60,8 +60,13 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
 # every delivery) unless this is true: for development and tests only.
 WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
 
+# GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not found.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+
 MIDDLEWARE = [
-    # First: it turns the bodiless refusals of everything below into problem documents.
+    # Outermost: every request counted and timed as answered (GET /metrics).
+    "games.http.request_metrics.RequestMetricsMiddleware",
+    # It turns the bodiless refusals of everything below into problem documents.
     "games.http.problem_middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -45,6 +45,7 @@ from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.problems import problem_response
 from games.models import Game
+from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceError
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring.match import GameStatus
@@ -214,6 +215,22 @@ async def event_stream(
     stream's subscription.
     """
     yield RETRY
+    OPEN_STREAMS.inc()
+    try:
+        async for chunk in _events(game_id, after, wake=wake, read=read, heartbeat=heartbeat):
+            yield chunk
+    finally:
+        OPEN_STREAMS.dec()
+
+
+async def _events(
+    game_id: uuid.UUID,
+    after: int,
+    *,
+    wake: Callable[[uuid.UUID], AbstractAsyncContextManager[Waiting]],
+    read: Callable[..., Awaitable[Progress | None]],
+    heartbeat: float,
+) -> AsyncIterator[bytes]:
     async with wake(game_id) as waiting:
         sent = after
         beat_due = time.monotonic() + heartbeat

@@ -21,6 +21,7 @@ from django_tasks import task
 from standardwebhooks.webhooks import Webhook as Signer
 
 from games.models import Delivery
+from games.observe.metrics import WEBHOOK_DELIVERIES
 
 TIMEOUT_SECONDS = 5
 # The waits before each retry: the first within 30 seconds, then growing, for 31 hours in
@@ -127,7 +128,16 @@ def attempt(delivery_id: uuid.UUID) -> Delivery | None:
             delivery.next_attempt_at = now + RETRY_WAITS[delivery.attempts - 1]
             send.using(run_after=delivery.next_attempt_at).enqueue(str(delivery.id))
     delivery.save(update_fields=["attempts", "last_status_code", "status", "next_attempt_at"])
+    WEBHOOK_DELIVERIES.labels(_outcome(delivery, code)).inc()
     return delivery
+
+
+def _outcome(delivery: Delivery, code: int | None) -> str:
+    """``delivered``; ``failed`` (retries spent, or a target not allowed); else why it will
+    be tried again: ``refused`` (an answer that is not 2xx) or ``unanswered``."""
+    if delivery.status != Delivery.Status.RETRYING:
+        return str(delivery.status)
+    return "unanswered" if code is None else "refused"
 
 
 @task()

@@ -24,6 +24,7 @@ from django_tasks import task
 from games.db import gamestore
 from games.hooks import services as hooks
 from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
+from games.observe.metrics import CLOCK_TIMEOUTS, MOVES
 from games.play import clocks, replays
 from games.play.dice import commit, dice_for, mind_for
 from games.play.errors import ServiceError
@@ -125,6 +126,7 @@ def game_create(
         gamestore.game_insert(game, seated, change)
         _schedule_clock(game)
         hooks.game_changed(game, seated, before=None)
+    _count_moves(game, outcome)
     return Played(game=game, players=seated, tokens=tokens)
 
 
@@ -179,6 +181,7 @@ def game_play(
                 fingerprint=fingerprint,
                 snapshot=replays.snapshot(game, players),
             )
+    _count_moves(game, outcome)
     return Played(game=game, players=players)
 
 
@@ -205,6 +208,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
         gamestore.game_update(game, change, joined=[joined])
         _schedule_clock(game)
         hooks.game_changed(game, players, before)
+    _count_moves(game, outcome)
     return Played(game=game, players=players, tokens={joined.seat: token})
 
 
@@ -294,6 +298,8 @@ def game_time_out(*, game_id: Any, version: int) -> bool:
         gamestore.game_update(game, change)
         _schedule_clock(game)
         hooks.game_changed(game, players, before)
+    CLOCK_TIMEOUTS.inc()
+    _count_moves(game, outcome)
     return True
 
 
@@ -301,6 +307,17 @@ def game_time_out(*, game_id: Any, version: int) -> bool:
 def clock_fires(game_id: str, version: int) -> bool:
     """A game's clock, run by a worker at the deadline it was set for."""
     return game_time_out(game_id=game_id, version=version)
+
+
+# The events that each stand for one move (a Ten Thousand throw or bank after a selection
+# writes set_aside first, counted with it).
+MOVE_EVENTS = {"rolled", "held", "scored", "scratched", "banked", "passed"}
+
+
+def _count_moves(game: Game, outcome: Outcome) -> None:
+    moves = sum(event.type in MOVE_EVENTS for event in outcome.events)
+    if moves:
+        MOVES.labels(game.ruleset).inc(moves)
 
 
 def _extend(outcome: Outcome, step: Outcome) -> None:

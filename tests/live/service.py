@@ -74,8 +74,31 @@ class LiveService:
         parts = urlsplit(self.url)
         return http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
 
+    def counted(self, name: str, **labels: str) -> float:
+        """A figure of GET /metrics (0 when it has none yet), read with the token."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        connection = self.connection()
+        try:
+            connection.request(
+                "GET", "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+            )
+            response = connection.getresponse()
+            text = response.read().decode()
+        finally:
+            connection.close()
+        assert response.status == 200, text
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == name and sample.labels == labels:
+                    return sample.value
+        return 0.0
+
     def log_tail(self, lines: int = 60) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+METRICS_TOKEN = "live-metrics-token"
 
 
 def free_port() -> int:
@@ -101,6 +124,8 @@ def service_env(folder: Path, database_url: str, **settings: str) -> dict[str, s
     unless ``settings`` (names of environment variables) say otherwise."""
     static = folder / "static"
     static.mkdir(exist_ok=True)
+    figures = folder / "metrics"
+    figures.mkdir(exist_ok=True)
     return {
         **{k: v for k, v in os.environ.items() if not k.startswith(CHOSEN_BY_TESTS)},
         "DATABASE_URL": database_url,
@@ -109,6 +134,9 @@ def service_env(folder: Path, database_url: str, **settings: str) -> dict[str, s
         "STATIC_ROOT": str(static),
         "SECRET_KEY_FILE": str(folder / "secret-key"),
         "PYTHONUNBUFFERED": "1",
+        # As make run and compose count: every process of the service in one folder.
+        "PROMETHEUS_MULTIPROC_DIR": str(figures),
+        "METRICS_TOKEN": METRICS_TOKEN,
         **settings,
     }
 
@@ -128,7 +156,8 @@ def gunicorn_command(port: int, *options: str) -> list[str]:
     return [
         sys.executable, "-m", "gunicorn", "config.asgi:application",
         "--worker-class", "uvicorn_worker.UvicornWorker",
-        "--bind", f"127.0.0.1:{port}", "--workers", "2", "--graceful-timeout", "5", *options,
+        "--bind", f"127.0.0.1:{port}", "--workers", "2", "--graceful-timeout", "5",
+        "--config", "python:config.gunicorn", *options,
     ]
 
 

@@ -10,6 +10,7 @@ from .conftest import LiveService
 def test_a_clock_fires_within_five_seconds_of_its_deadline_with_no_move(
     live_service: LiveService,
 ):
+    timeouts = live_service.counted("dice_clock_timeouts_total")
     created = [
         live_service.call("POST", "/api/v1/games/", {
             "ruleset": "yatzy", "players": [{"name": "Ann"}, {"name": "Ben"}],
@@ -33,3 +34,5 @@ def test_a_clock_fires_within_five_seconds_of_its_deadline_with_no_move(
         status, shown = live_service.call("GET", f"/api/v1/games/{game['id']}/")
         assert shown["current_seat"] == 1 and shown["clock"]["deadline"] is not None
     assert all(0 <= delay < 5 for delay in delays), delays
+    # Counted by the task worker's process, shown by the server's.
+    assert live_service.counted("dice_clock_timeouts_total") - timeouts >= 3

@@ -1,0 +1,27 @@
+"""What the service counts for its operators, in Prometheus' terms (``GET /metrics``).
+
+Every process of an instance counts its own work: the server's workers and the task
+workers. Where ``PROMETHEUS_MULTIPROC_DIR`` names a folder (``make run`` and compose set it,
+and empty it when the instance starts), each process keeps its figures there and ``/metrics``
+adds them up; without it, a process shows only its own. Queue figures are read from the
+database when ``/metrics`` is read (``games.api.metrics``).
+"""
+
+from prometheus_client import Counter, Gauge, Histogram
+
+REQUESTS = Counter(
+    "dice_http_requests_total", "HTTP requests answered, by route, method and status.",
+    ["route", "method", "status"],
+)
+LATENCY = Histogram(
+    "dice_http_request_duration_seconds", "Time to answer an HTTP request, by route.",
+    ["route"], buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+MOVES = Counter("dice_moves_total", "Moves played (computers' and clocks' too), by ruleset.",
+                ["ruleset"])
+OPEN_STREAMS = Gauge("dice_open_streams", "Live event streams open now.",
+                     multiprocess_mode="livesum")
+WEBHOOK_DELIVERIES = Counter(
+    "dice_webhook_attempts_total", "Webhook delivery attempts, by outcome.", ["outcome"]
+)
+CLOCK_TIMEOUTS = Counter("dice_clock_timeouts_total", "Turns a clock played for a seat.")
