@@ -62,6 +62,10 @@ WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
 
 # GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not found.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# Where each process of the instance keeps its figures for GET /metrics (prometheus_client's
+# own variable, read when its metrics are made: the folder must exist by then).
+if env_str("PROMETHEUS_MULTIPROC_DIR", ""):
+    Path(env_str("PROMETHEUS_MULTIPROC_DIR", "")).mkdir(parents=True, exist_ok=True)
 
 MIDDLEWARE = [
     # Outermost: every request counted and timed as answered (GET /metrics).

@@ -6,6 +6,7 @@ import secrets
 import stat
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -95,7 +96,10 @@ def compose_environment() -> dict[str, str]:
 
         return re.sub(r"\$\{(\w+)(:-|:\?)?([^}]*)\}", fill, str(value))
 
-    return {k: resolve(v) for k, v in compose["services"]["web"]["environment"].items()}
+    env = {k: resolve(v) for k, v in compose["services"]["web"]["environment"].items()}
+    # The metrics folder is the image's (a volume there): here, one of this machine's.
+    env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="dice-metrics-")
+    return env
 
 
 def check_deploy(env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -20,6 +20,11 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
    (a new deck, then 52 single draws): draws/s, for comparison, in two phases, one after
    the first games phase and one after the last, so that both sides see the same drift;
 
+5. where the checkout's compose file runs a task worker (it is started beside the server,
+   as compose does): the games once more, with turn clocks left to fire and a webhook
+   receiver (``tests/bench/outside.py``): each clock's delay after its deadline and each
+   webhook's after its move, median and worst;
+
 and, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
 from its own compose file on a database of its own: its health rate and its games, in two
 phases beside the peer's; and prints the queries (calls to the database) each endpoint
@@ -53,6 +58,7 @@ from pathlib import Path
 import psycopg
 import yaml
 
+from tests.bench.outside import measure as outside_measure
 from tests.databases import postgres_database
 from tests.processes import stop
 
@@ -79,6 +85,16 @@ def compose_server_command(source: Path, port: int) -> list[str]:
     return [sys.executable, "-m", *words]
 
 
+def compose_worker_command(source: Path) -> list[str] | None:
+    """The compose ``worker`` service's command (the task worker), if the checkout has one."""
+    services = yaml.safe_load((source / "docker-compose.yml").read_text())["services"]
+    if "worker" not in services:
+        return None
+    command = services["worker"]["command"]
+    words = command if isinstance(command, list) else shlex.split(command)
+    return [sys.executable, *words[1:]] if words[0] == "python" else words
+
+
 def compose_environment(source: Path) -> dict[str, str]:
     return yaml.safe_load((source / "docker-compose.yml").read_text())["services"]["web"].get(
         "environment", {}
@@ -103,10 +119,15 @@ def service(source: Path, env: dict[str, str], log: Path) -> Iterator[str]:
         )
     port = free_port()
     url = f"http://127.0.0.1:{port}"
+    worker_command = compose_worker_command(source)
     with log.open("wb") as output:
         server = subprocess.Popen(
             compose_server_command(source, port), cwd=source, env=env,
             stdout=output, stderr=subprocess.STDOUT,
+        )
+        # As compose runs it beside the web service, where its compose file has one.
+        worker = worker_command and subprocess.Popen(
+            worker_command, cwd=source, env=env, stdout=output, stderr=subprocess.STDOUT
         )
         try:
             deadline = time.monotonic() + 60
@@ -121,6 +142,8 @@ def service(source: Path, env: dict[str, str], log: Path) -> Iterator[str]:
             yield url
         finally:
             stop(server, grace=20)
+            if worker:
+                stop(worker)
 
 
 def health_rate(url: str, clients: int, seconds: int) -> float:
@@ -283,6 +306,8 @@ def served(
             "STATIC_ROOT": str(folder / "static"),
             "THROTTLE_CREATE": HIGH_LIMIT,
             "PYTHONUNBUFFERED": "1",
+            # The last phase's webhook receiver listens on this machine.
+            "WEBHOOK_ALLOW_PRIVATE": "true",
             **limits,
         }
         if args.redis:
@@ -400,6 +425,18 @@ def main() -> None:
             peers.phase()
             if again is None:
                 again = play(url, args.clients, args.seconds, folder, "games again")
+        outside = None
+        if compose_worker_command(args.source):
+            # Last: clocks and webhooks beside the load (tests/bench/outside.py).
+            found: dict[str, object] = {}
+            side = threading.Thread(
+                target=lambda: found.update(outside_measure(url, args.seconds)), daemon=True
+            )
+            side.start()
+            play(url, args.clients, args.seconds, folder, "games, with clocks and webhooks")
+            side.join()
+            outside = found
+            print(f"  clocks and webhooks under the load: {outside}")
         unhandled = (folder / "this" / "server.log").read_text(errors="replace").count("Traceback")
     print("queries per request:", queries.stdout.strip() or queries.stderr.strip()[-500:])
     print(f"tracebacks in the service's log: {unhandled}")
@@ -429,6 +466,8 @@ def main() -> None:
         summary["baseline moves/s"] = round(base, 1)
         summary["baseline health req/s"] = round(peers.base_health)
         summary["moves vs baseline"] = round(moves / base, 2)
+    if outside:
+        summary.update(outside)
     print("summary:", json.dumps(summary))
     print(f"rerun (best on a quiet machine): {rerun}")
 
