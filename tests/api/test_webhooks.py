@@ -6,9 +6,6 @@ import base64
 import datetime as dt
 import hashlib
 import hmac
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.utils import timezone
@@ -17,44 +14,16 @@ from django_tasks_db.models import DBTaskResult
 from games.hooks import sending
 from games.models import Delivery
 from tests.classrooms.conftest import ClassApi
+from tests.webhook_receiver import Receiver
 
 from .conftest import assert_problem, run_due_tasks
-
-
-class Receiver:
-    """A webhook receiver on this machine: it answers the statuses it is given, in turn
-    (then 200), and keeps every request."""
-
-    def __init__(self) -> None:
-        self.statuses: list[int] = []
-        self.received: list[tuple[dict[str, str], bytes]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
-                status = receiver.statuses.pop(0) if receiver.statuses else 200
-                self.send_response(status)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                return None
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hooks"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def bodies(self) -> list[dict]:
-        return [json.loads(body) for _, body in self.received]
 
 
 @pytest.fixture
 def receiver():  # noqa: ANN201
     found = Receiver()
     yield found
-    found.server.shutdown()
+    found.close()
 
 
 @pytest.fixture
@@ -138,7 +107,8 @@ def test_events_of_a_students_game_are_delivered_signed(classes, private_allowed
     assert ends[0]["data"] == {"game": game["id"], "totals": [finished["players"][0]["total"]],
                                "winners": [0]}
     secrets = {hook["id"]: hook["secret"], teacher["id"]: teacher["secret"]}
-    for headers, body in receiver.received:
+    for request in receiver.received:
+        headers, body = request.headers, request.body
         delivery = Delivery.objects.get(pk=headers["webhook-id"].removeprefix("msg_"))
         assert signature_ok(secrets[str(delivery.webhook_id)], headers, body)
         assert abs(int(headers["webhook-timestamp"]) - timezone.now().timestamp()) < 60
@@ -165,7 +135,7 @@ def test_a_failing_receiver_is_tried_again_with_the_same_id(classes, private_all
         delivery.refresh_from_db()
         assert delivery.attempts == expected_attempts
     assert delivery.status == "delivered" and delivery.last_status_code == 200
-    assert len({headers["webhook-id"] for headers, _ in receiver.received}) == 1
+    assert len({request.headers["webhook-id"] for request in receiver.received}) == 1
 
 
 def test_a_delivery_fails_after_its_last_retry(classes, private_allowed):

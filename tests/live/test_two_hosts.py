@@ -8,13 +8,11 @@ PostgreSQL only (SQLite is one machine's file), and HAProxy must be installed
 
 import shutil
 import subprocess
-import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -22,6 +20,7 @@ import redis
 
 from tests.conftest import postgres_only
 from tests.processes import stop
+from tests.webhook_receiver import Receiver
 
 from .service import (
     LiveService,
@@ -64,31 +63,6 @@ backend hosts
     server a 127.0.0.1:{a} check
     server b 127.0.0.1:{b} check
 """
-
-
-class Receiver:
-    """A webhook receiver: it refuses the first delivery (500), then takes every one; it
-    keeps each request's webhook-id and answer."""
-
-    def __init__(self) -> None:
-        self.answers: list[tuple[str, int]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                status = 500 if not receiver.answers else 200
-                receiver.answers.append((self.headers["webhook-id"], status))
-                self.send_response(status)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                return None
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
 @dataclass
@@ -161,7 +135,7 @@ def _wait_for(check, timeout: float = 30) -> None:  # noqa: ANN001
 
 
 def test_two_hosts_behind_a_load_balancer(tmp_path: Path) -> None:
-    receiver = Receiver()
+    receiver = Receiver(statuses=[500])  # the first delivery is refused, then all taken
     with deployment(tmp_path) as deployed:
         lb, a, b = deployed.balanced, deployed.hosts["a"], deployed.hosts["b"]
 
@@ -221,10 +195,9 @@ def test_two_hosts_behind_a_load_balancer(tmp_path: Path) -> None:
             "GET", f"/api/v1/webhooks/{hook['id']}/deliveries/", key=key)[1]
             if d["status"] == "delivered"]) >= 2, timeout=40)
         _, deliveries = b.call("GET", f"/api/v1/webhooks/{hook['id']}/deliveries/", key=key)
-        delivered = [(sid, s) for sid, s in receiver.answers if s == 200]
-        assert len(delivered) == len({sid for sid, _ in delivered})  # none twice
+        delivered = [r.headers["webhook-id"] for r in receiver.received if r.status == 200]
+        assert len(delivered) == len(set(delivered))  # none twice
         assert {d["status"] for d in deliveries} <= {"delivered", "retrying"}
-        first_refused = receiver.answers[0][0]
-        assert any(sid == first_refused for sid, _ in delivered)
+        assert receiver.received[0].headers["webhook-id"] in delivered
         assert max(d["attempts"] for d in deliveries) == 2
-    receiver.server.shutdown()
+    receiver.close()
