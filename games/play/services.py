@@ -305,8 +305,17 @@ def game_time_out(*, game_id: Any, version: int) -> bool:
 
 @task()
 def clock_fires(game_id: str, version: int) -> bool:
-    """A game's clock, run by a worker at the deadline it was set for."""
-    return game_time_out(game_id=game_id, version=version)
+    """A game's clock, run by a worker at the deadline it was set for. A worker whose clock
+    runs a little ahead of the host that set the deadline may take it early: then it is
+    enqueued again for the deadline, not lost."""
+    if game_time_out(game_id=game_id, version=version):
+        return True
+    early = Game.objects.filter(
+        pk=game_id, version=version, deadline__gt=timezone.now()
+    ).values_list("deadline", flat=True).first()
+    if early is not None:
+        clock_fires.using(run_after=early).enqueue(game_id, version)
+    return False
 
 
 # The events that each stand for one move (a Ten Thousand throw or bank after a selection

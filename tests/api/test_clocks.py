@@ -97,6 +97,20 @@ def test_a_clock_fires_once_however_often_its_task_runs(api):
     assert [e["type"] for e in api.events(game)].count("timed_out") == 1
 
 
+def test_a_clock_taken_before_its_deadline_waits_for_it(api):
+    """A worker whose clock runs ahead takes the task early: it is enqueued again for the
+    deadline, and fires then."""
+    game = clocked(api)
+    DBTaskResult.objects.update(run_after=timezone.now())  # due, by the worker's clock
+    run_due_tasks()
+    assert "timed_out" not in [e["type"] for e in api.events(game)]
+    again = DBTaskResult.objects.get(status="READY")
+    assert again.run_after == Game.objects.get(pk=game["id"]).deadline
+    time_passes(game)
+    run_due_tasks()
+    assert [e["type"] for e in api.events(game)].count("timed_out") == 1
+
+
 def test_a_seat_leaves_after_max_timeouts_in_a_row(api):
     game = clocked(api, ("Ann", "Ben", "Cleo"), max_timeouts=2)
     for _ in range(2):  # Ann's turn, then Ben's
