@@ -303,13 +303,13 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.schema_hooks.split_by_ruleset",
-        "games.api.schema_hooks.link_the_created_game",
-        "games.api.schema_hooks.add_game_stream",
-        "games.api.schema_hooks.close_request_objects",
-        "games.api.schema_hooks.require_bodies",
-        "games.api.schema_hooks.document_retry_after",
-        "games.api.schema_hooks.for_generated_clients",
+        "games.api.schema.hooks.split_by_ruleset",
+        "games.api.schema.hooks.link_the_created_game",
+        "games.api.schema.hooks.add_game_stream",
+        "games.api.schema.hooks.close_request_objects",
+        "games.api.schema.hooks.require_bodies",
+        "games.api.schema.hooks.document_retry_after",
+        "games.api.schema.hooks.for_generated_clients",
     ],
 }
 

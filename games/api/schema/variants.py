@@ -7,7 +7,7 @@ scorecard no game reaches. So that the schema says exactly what is accepted (a g
 client gets exact types, and a request the schema calls valid is not refused), each such
 body has one variant per ruleset: the serializer's own schema, narrowed with what scoring's
 rulesets say of themselves. Nothing here is copied from a ruleset; it is all read from it.
-``games.api.schema_hooks.split_by_ruleset`` puts the variants into the schema.
+``games.api.schema.hooks.split_by_ruleset`` puts the variants into the schema.
 
 A rule between fields is stated as what it forbids: ``not`` ``anyOf`` the combinations the
 engine refuses, each spelled out (OpenAPI 3.0 has no ``contains`` and no arithmetic between
