@@ -44,14 +44,10 @@ class WebhookBody(TypedDict):
     created_at: DateTime
 
 
-class WebhookCreatedBody(TypedDict):
-    id: Uuid
-    url: Url
-    events: list[Annotated[str, Choice(services.EVENTS)]]
+class WebhookCreatedBody(WebhookBody):
     secret: Annotated[
         str, "`whsec_<base64>`: verifies each delivery's signature. Shown only here."
     ]
-    created_at: DateTime
 
 
 class DeliveryBody(TypedDict):

@@ -26,7 +26,7 @@ from games.hooks import services as hooks
 from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from games.observe.metrics import CLOCK_TIMEOUTS, MOVES
 from games.play import clocks, replays
-from games.play.dice import commit, dice_for, mind_for
+from games.play.dice import Committed, commit, dice_for, mind_for
 from games.play.errors import ServiceError
 from games.play.strategy import game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
@@ -86,7 +86,13 @@ def game_create(
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     _check_computers(ruleset.id, players)
-    dice = commit(seed=seed, client_seed=client_seed)
+    # Game k of an assignment throws from the assignment's k-th secret; any other game from
+    # a secret of its own (its seed's, if seeded).
+    dice = (
+        Committed(assigned.secret, f"game-{assigned.number}")
+        if assigned is not None
+        else commit(seed=seed, client_seed=client_seed)
+    )
     game = Game(
         ruleset=ruleset.id,
         options=chosen,
@@ -101,7 +107,6 @@ def game_create(
         game.clock_seconds, game.clock_max_timeouts = clock.turn_seconds, clock.max_timeouts
     if assigned is not None:
         game.ranked, game.dice_sealed = False, True
-        game.dice_secret, game.client_seed = assigned.secret, f"game-{assigned.number}"
         game.assignment_id, game.assignment_game = assigned.assignment_id, assigned.number
         game.due_at = assigned.due_at
     match = _match(game, players)
