@@ -32,16 +32,17 @@ install: $(INSTALLED)
 # start; kept in STRATEGY_DIR, later starts only check them and rebuild a stale one), so no
 # request waits for one. The client's address is the connection's (X-Forwarded-For is read
 # by the service itself, per NUM_PROXIES). The migration creates the database cache's table
-# (the rate-limit counters without REDIS_URL). Beside the server runs one task worker
-# (turn clocks, assignment deadlines: `manage.py db_worker`), stopped with it; both count
-# their work in .metrics/, emptied at each start, which GET /metrics adds up.
+# (the rate-limit counters without REDIS_URL). Beside the server runs one worker (turn
+# clocks, assignment closings, webhook deliveries: `manage.py run_worker`), started again
+# if it ever exits and stopped with the server; both count their work in .metrics/, emptied
+# at each start, which GET /metrics adds up.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py build_strategy
 	rm -rf .metrics && mkdir .metrics; export PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/.metrics; \
-	$(BIN)/python manage.py db_worker --interval 1 --no-reload & worker=$$!; \
+	$(BIN)/python manage.py run_worker --keep-alive --interval 0.5 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
 		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers

@@ -47,14 +47,12 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "axes",
-    "django_tasks",
-    "django_tasks_db",
 ]
 
-# Work outside requests runs as tasks kept in the project's database, taken by
-# `manage.py db_worker` processes (SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL, so each
-# task is taken by one worker of any host). See games/work/.
-TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
+# Work outside requests (turn clocks, assignment closings, webhook deliveries) is done by
+# `manage.py run_worker` processes, which find what is due on its own rows (SELECT ... FOR
+# UPDATE SKIP LOCKED on PostgreSQL, so each piece is done by one worker of any host).
+# See games/work/.
 
 # Webhooks to loopback, private or link-local addresses are refused (at registration and at
 # every delivery) unless this is true: for development and tests only.

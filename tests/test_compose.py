@@ -28,8 +28,7 @@ def test_the_task_worker_runs_from_the_web_image_once_the_web_has_migrated(
 ) -> None:
     web, worker = compose["services"]["web"], compose["services"]["worker"]
     assert worker["build"] == web["build"] and worker["environment"] == web["environment"]
-    assert command_text(worker).startswith("python manage.py db_worker")
-    assert "--no-reload" in command_text(worker)
+    assert command_text(worker).startswith("python manage.py run_worker")
     assert worker["depends_on"]["web"]["condition"] == "service_healthy"
     assert worker["restart"] == "unless-stopped" and "ports" not in worker
 

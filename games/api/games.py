@@ -5,7 +5,7 @@ import re
 from typing import Any
 
 from django.db.models import Prefetch, Q
-from django.utils import timezone
+from django.db.models.functions import Now
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -40,7 +40,6 @@ from games.api.requests import (
 )
 from games.api.schema import docs
 from games.api.schema.responses import AnalysisOut, EventOut, GameOut, HintOut
-from games.classrooms.assignments import assignments_close_due
 from games.http.auth import SeatTokenAuthentication, request_student
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game, Player
@@ -190,9 +189,8 @@ class GameViewSet(viewsets.GenericViewSet):
 
     def list(self, request: Request) -> Response:
         GamesQuery(data=_query(request)).is_valid(raise_exception=True)
-        assignments_close_due()
         # Games of an assignment are private until its deadline (``games.play.privacy``).
-        public = self.get_queryset().filter(Q(due_at__isnull=True) | Q(due_at__lte=timezone.now()))
+        public = self.get_queryset().filter(Q(due_at__isnull=True) | Q(due_at__lte=Now()))
         page = self.paginate_queryset(self.filter_queryset(public))
         return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
 

@@ -2,44 +2,72 @@
 (API.md, "Metrics"): with ``Authorization: Bearer <METRICS_TOKEN>``; without the setting the
 path does not exist.
 
-The counters are every process's of the instance (``games.observe.metrics``); the task
-queue's figures are read from the database now.
+The counters are every process's of the instance (``games.observe.metrics``); the figures
+of the work due are read from the database now.
 """
 
 import hmac
 import os
 
 from django.conf import settings
+from django.db.models import Count, Min, Q
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
 from django.views.decorators.http import require_safe
-from django_tasks_db.models import DBTaskResult
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from games.db.clock import db_now
 from games.http.problems import problem_response
+from games.models import Assignment, Delivery, Game
+from games.observe.metrics import WORK_KINDS
+from scoring.match import GameStatus
 
 
-class TaskQueue:
-    """The tasks due and not yet taken by a worker, and how long the oldest has waited."""
+class WorkQueue:
+    """The work outside requests that is due and not done yet, per kind: how much, and how
+    long the longest due has waited (from when it fell due, by the database's clock); and
+    deliveries whose worker's lease ran out (the worker died) before they were taken again."""
 
     def collect(self):  # noqa: ANN201
-        now = timezone.now()
-        due = DBTaskResult.objects.ready()
-        waiting = due.count()
-        times = [run_after for run_after, in due.order_by("run_after").values_list("run_after")[:1]]
-        enqueued = due.order_by("enqueued_at").values_list("enqueued_at", flat=True)[:1]
-        since = [t for t in [*times, *enqueued] if t is not None and t <= now]
-        depth = GaugeMetricFamily("dice_task_queue_depth", "Tasks due, not yet taken.")
-        depth.add_metric([], waiting)
-        age = GaugeMetricFamily(
-            "dice_task_queue_oldest_seconds", "How long the oldest task due has waited."
+        now = db_now()
+        due = {
+            "clock": Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
+            .aggregate(count=Count("pk"), since=Min("deadline")),
+            "closing": Assignment.objects.filter(closed_at__isnull=True, due_at__lte=now)
+            .aggregate(count=Count("pk"), since=Min("due_at")),
+            "delivery": Delivery.objects.filter(
+                status=Delivery.Status.RETRYING, next_attempt_at__lte=now
+            ).aggregate(
+                count=Count("pk"), since=Min("next_attempt_at"),
+                stalled=Count("pk", filter=Q(lease__isnull=False)),
+            ),
+        }
+        depth = GaugeMetricFamily(
+            "dice_task_queue_depth", "Work due and not done yet, by kind.", labels=["kind"]
         )
-        age.add_metric([], (now - min(since)).total_seconds() if waiting and since else 0.0)
+        age = GaugeMetricFamily(
+            "dice_task_queue_oldest_seconds",
+            "How long the longest due piece of work has waited since it fell due, by kind.",
+            labels=["kind"],
+        )
+        stalled = GaugeMetricFamily(
+            "dice_task_stalled",
+            "Work taken by a worker that died (its lease ran out), not yet taken again.",
+            labels=["kind"],
+        )
+        for kind in WORK_KINDS:
+            found = due[kind]
+            depth.add_metric([kind], found["count"])
+            since = found["since"]
+            age.add_metric([kind], max((now - since).total_seconds(), 0.0) if since else 0.0)
+            # A clock's or a closing's work holds its row's lock, which a dead worker's
+            # connection gives up: only a delivery's lease can outlive its worker.
+            stalled.add_metric([kind], found.get("stalled", 0))
         yield depth
         yield age
+        yield stalled
 
 
 @require_safe
@@ -58,7 +86,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     else:
         counted = REGISTRY
     queue = CollectorRegistry()
-    queue.register(TaskQueue())
+    queue.register(WorkQueue())
     return HttpResponse(
         generate_latest(counted) + generate_latest(queue), content_type=CONTENT_TYPE_LATEST
     )

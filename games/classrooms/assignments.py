@@ -2,22 +2,23 @@
 
 Closing is what shows an assignment's secrets: its games still being played are abandoned
 first (nobody may play on once the dice are known), then every game's secret is unsealed
-and the assignment's listed. An assignment closes at the first of: its closing task, which
-a worker runs at ``due_at`` (``close_at_deadline``, enqueued with the assignment), and a
-request that reads it or one of its games after ``due_at`` (so that no reader ever sees it
-open past its deadline, even with no worker running).
+and the assignment's listed. A worker closes it once ``due_at`` has passed (its sweep finds
+it by ``assignment_due``, whatever happened to earlier workers); a read never closes
+anything. From ``due_at`` on, by the database's clock, its games take no move and no new
+game starts, whether or not the closing has run yet.
 """
 
 import datetime as dt
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
-from django_tasks import task
+from django.db.models.functions import Now
 
 from games.classrooms.keys import Caller
+from games.db.clock import db_now
 from games.hooks import services as hooks
 from games.models import Assignment, AssignmentStatus, Classroom, Game
 from games.play import services as play
@@ -44,49 +45,38 @@ def assignment_create(
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     ruleset.check_seats(1)
-    now = timezone.now()
+    now = db_now()
     if due_at <= now:
         raise RuleError("invalid", "due_at must be in the future", field="due_at")
     opens = opens_at or now
     if due_at <= opens:
         raise RuleError("invalid", "due_at must be after opens_at", field="due_at")
-    with transaction.atomic():
-        assignment = Assignment.objects.create(
-            classroom=classroom,
-            title=title,
-            ruleset=ruleset.id,
-            options=chosen,
-            games=games,
-            opens_at=opens,
-            due_at=due_at,
-            secrets=[new_secret().hex() for _ in range(games)],
-        )
-        # Kept in the same database and transaction: set, and it will close.
-        close_at_deadline.using(run_after=due_at).enqueue(str(assignment.id))
-    return assignment
-
-
-@task()
-def close_at_deadline(assignment_id: str) -> None:
-    """The assignment's closing, run by a worker at its deadline."""
-    assignment_close(assignment_id=uuid.UUID(assignment_id))
+    return Assignment.objects.create(
+        classroom=classroom,
+        title=title,
+        ruleset=ruleset.id,
+        options=chosen,
+        games=games,
+        opens_at=opens,
+        due_at=due_at,
+        secrets=[new_secret().hex() for _ in range(games)],
+    )
 
 
 def assignment_for(*, caller: Caller | None, classroom_id: uuid.UUID, assignment_id: uuid.UUID
                    ) -> Assignment:
-    """The assignment, for its classroom's teacher or one of its students (closed first if
-    its deadline has passed): else 401, 403 or 404."""
+    """The assignment, for its classroom's teacher or one of its students: else 401, 403 or
+    404."""
     _member(caller, classroom_id)
     assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=classroom_id).first()
     if assignment is None:
         raise ServiceError("not_found", "no assignment with this id in this classroom")
-    return _closed_if_due(assignment)
+    return assignment
 
 
 def assignments_of(*, caller: Caller | None, classroom_id: uuid.UUID) -> list[Assignment]:
     """The classroom's assignments, newest first, for its teacher or one of its students."""
     _member(caller, classroom_id)
-    assignments_close_due(classroom_id=classroom_id)
     return list(Assignment.objects.filter(classroom_id=classroom_id).order_by("-created_at"))
 
 
@@ -128,7 +118,7 @@ def assignment_game_start(
         )
         if assignment is None:
             raise ServiceError("not_found", "no assignment with this id in this classroom")
-        status = assignment.status()
+        status = assignment.status(db_now())
         if status != AssignmentStatus.OPEN:
             when = "opens" if status == AssignmentStatus.SCHEDULED else "closed"
             raise ServiceError(
@@ -157,15 +147,30 @@ def assignment_game_start(
         )
 
 
+def assignment_due(*, passed_over: Collection[uuid.UUID] = ()) -> uuid.UUID | None:
+    """The id of an assignment past its deadline (by the database's clock) and not closed
+    yet, locked until the transaction ends; assignments another transaction holds are
+    skipped, and so are ``passed_over``. None if there is none."""
+    due = (
+        Assignment.objects.select_for_update(skip_locked=True)
+        .filter(closed_at__isnull=True, due_at__lte=Now())
+        .exclude(pk__in=list(passed_over))
+        .order_by("due_at")
+    )
+    return due.values_list("pk", flat=True).first()
+
+
 def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
     """Closes the assignment if its deadline has passed and it is not closed yet: abandons
-    its games still open, then unseals every game's secret. Safe to call many times, from
-    many processes at once (the assignment's row is locked)."""
+    its games still open, then unseals every game's secret, and tells the teacher's
+    webhooks, all in one transaction. Safe to call many times, from many processes at once
+    (the assignment's row is locked): it takes effect once."""
     with transaction.atomic():
         assignment = Assignment.objects.select_for_update().filter(pk=assignment_id).first()
         if assignment is None or assignment.closed_at is not None:
             return assignment
-        if timezone.now() < assignment.due_at:
+        now = db_now()
+        if now < assignment.due_at:
             return assignment
         still_open = Game.objects.filter(assignment=assignment, status__in=STILL_OPEN)
         for game_id in still_open.values_list("id", flat=True):
@@ -174,24 +179,9 @@ def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
             except RuleError:  # finished meanwhile, by a move that held its lock
                 continue
         Game.objects.filter(assignment=assignment).update(dice_sealed=False)
-        assignment.closed_at = timezone.now()
+        assignment.closed_at = now
         assignment.save(update_fields=["closed_at"])
         hooks.assignment_closed(classroom_id=assignment.classroom_id, assignment_id=assignment.id)
-    return assignment
-
-
-def assignments_close_due(*, classroom_id: uuid.UUID | None = None) -> None:
-    """Closes every assignment (of the classroom, if given) whose deadline has passed."""
-    due = Assignment.objects.filter(closed_at__isnull=True, due_at__lte=timezone.now())
-    if classroom_id is not None:
-        due = due.filter(classroom_id=classroom_id)
-    for assignment_id in due.values_list("id", flat=True):
-        assignment_close(assignment_id=assignment_id)
-
-
-def _closed_if_due(assignment: Assignment) -> Assignment:
-    if assignment.closed_at is None and timezone.now() >= assignment.due_at:
-        return assignment_close(assignment_id=assignment.id) or assignment
     return assignment
 
 

@@ -19,7 +19,6 @@ from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from games.classrooms.accuracy import mean_accuracies
-from games.classrooms.assignments import assignments_close_due
 from games.classrooms.keys import Caller, key_issue, keys_revoke
 from games.models import Classroom, Game, Player, Student
 from games.play.errors import ServiceError
@@ -148,9 +147,7 @@ def _student_seats(classroom: Classroom) -> QuerySet[Player]:
 
 def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
     """Every student with their figures: games started and finished, and per ruleset the
-    mean and best total and mean accuracy of their finished games. Four queries (the first
-    finds assignments past their deadline, to close them)."""
-    assignments_close_due(classroom_id=classroom.id)
+    mean and best total and mean accuracy of their finished games. Three queries."""
     students = list(Student.objects.filter(classroom=classroom).order_by("name_key"))
     counts = {
         row["student_id"]: row
@@ -194,9 +191,7 @@ def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
 
 
 def classroom_games(*, classroom: Classroom) -> QuerySet[Game]:
-    """The students' games, newest first (the view filters and pages them), the games of
-    assignments past their deadline closed first."""
-    assignments_close_due(classroom_id=classroom.id)
+    """The students' games, newest first (the view filters and pages them)."""
     return Game.objects.filter(classroom=classroom, student__isnull=False).order_by(
         "-created_at", "id"
     )

@@ -11,15 +11,18 @@ any other change two (the lock and read, then the writes).
 The live event streams read a game's log here too (``game_log``), without a lock.
 """
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, models
+from django.db.models.functions import Now
 
-from games.db import rows
+from games.db import clock, rows
 from games.models import Event, Game, Player, ScoreEntry
+from scoring.match import GameStatus
 
 # The game's columns a change may alter; the others are fixed when the game is created.
 CHANGING = [
@@ -38,20 +41,30 @@ class Change:
     totals: Sequence[Player] = ()
 
 
-def game_lock(game_id: Any) -> tuple[Game, list[Player]] | None:
-    """The game, its row locked until the transaction ends, and its seats in order; None for
-    an id that is not a game's.
+@dataclass(frozen=True)
+class Locked:
+    """A game locked for a change, its seats in order, and the database's time when the lock
+    was granted (the time the change is made at: ``games.db.clock``)."""
+
+    game: Game
+    players: list[Player]
+    now: dt.datetime
+
+
+def game_lock(game_id: Any) -> Locked | None:
+    """The game, its row locked until the transaction ends, its seats in order and the
+    database's time; None for an id that is not a game's.
 
     One round trip on PostgreSQL: the seats are read after the lock is granted, so they are
-    those of the last change committed. SQLite has no ``FOR UPDATE``; it locks the whole
-    database when the transaction begins.
+    those of the last change committed, and the time with the game's row. SQLite has no
+    ``FOR UPDATE``; it locks the whole database when the transaction begins.
     """
     key = _key(game_id)
     if key is None:
         return None
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     found, seats = rows.run([
-        rows.select(Game, "id = %s", [key], tail=lock),
+        rows.select(Game, "id = %s", [key], tail=lock, also=[clock.now_sql()]),
         rows.select(Player, "game_id = %s", [key], tail=" ORDER BY seat"),
     ])
     if not found:
@@ -60,7 +73,20 @@ def game_lock(game_id: Any) -> tuple[Game, list[Player]] | None:
     players = rows.instances(Player, seats)
     for player in players:
         Player.game.field.set_cached_value(player, game)
-    return game, players
+    return Locked(game, players, clock.moment(found[0][-1]))
+
+
+def game_due_clock(*, passed_over: Collection[Any] = ()) -> Any | None:
+    """The id of an active game whose clock is due (its deadline passed, by the database's
+    clock), locked until the transaction ends; games locked by another transaction are
+    skipped, and so are ``passed_over``. None if there is none."""
+    due = (
+        Game.objects.select_for_update(skip_locked=True)
+        .filter(deadline__lte=Now(), status=GameStatus.ACTIVE)
+        .exclude(pk__in=list(passed_over))
+        .order_by("deadline")
+    )
+    return due.values_list("pk", flat=True).first()
 
 
 def game_insert(game: Game, players: Sequence[Player], change: Change) -> None:

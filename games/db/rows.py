@@ -71,13 +71,15 @@ def select(
     *,
     tail: str = "",
     fields: Sequence[str] = (),
+    also: Sequence[str] = (),
 ) -> Statement:
     """``SELECT`` every concrete field of ``model``, in field order, ``WHERE where tail``: rows
     for :func:`instances`. With ``fields``, only those columns, as the database gives them
-    (for plain values such as text and integers, which need no converter)."""
+    (for plain values such as text and integers, which need no converter). ``also``: SQL
+    expressions read after the columns, in each row (:func:`instances` leaves them out)."""
     meta, quote = model._meta, connection.ops.quote_name
     chosen = [meta.get_field(name) for name in fields] or meta.concrete_fields
-    columns = ", ".join(quote(field.column) for field in chosen)
+    columns = ", ".join([*(quote(field.column) for field in chosen), *also])
     return Statement(
         f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {where}{tail}",  # noqa: S608
         params,
@@ -91,7 +93,7 @@ def instances(model: type[models.Model], rows: Iterable[tuple[Any, ...]]) -> lis
     names = [field.attname for field in model._meta.concrete_fields]
     objs = []
     for row in rows:
-        values = list(row)
+        values = list(row[: len(names)])
         for index, expression, functions in converters:
             for function in functions:
                 values[index] = function(values[index], expression, connection)

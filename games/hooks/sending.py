@@ -1,29 +1,45 @@
-"""Sending one webhook delivery: where to (a public address, checked when it is sent), what
-(the Standard Webhooks signature over the body), and what comes of it (delivered, tried
-again later with growing waits, or failed).
+"""Sending webhook deliveries: which are due (taken under a lease), where to (a public
+address, checked at every attempt), what (the Standard Webhooks signature over the body),
+and what comes of an attempt (delivered, tried again later with growing waits, or failed).
 
-The address is resolved at every attempt, and the request goes to the address that was
-checked, so a name cannot be pointed at a private address after the webhook was registered.
+An attempt has five seconds in all, name lookup, connection, request and the whole answer
+included: a receiver that answers slower, or trickles its answer, has not answered, whatever
+status it ends with. Attempts are sent by an event loop (``aiohttp``), many at once, so that
+receivers that never answer hold up nobody else; the database work (taking deliveries,
+writing outcomes) stays in the worker's own thread (``games.work``).
+
+The host is resolved at every attempt, and the connection goes to an address that was
+checked, so a name cannot be pointed at a private address after the webhook was registered;
+a name that does not resolve (for now) is tried again later like a refused connection.
 """
 
+import asyncio
 import datetime as dt
-import http.client
 import ipaddress
 import json
 import socket
-import ssl
 import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as LookupTimeout
+from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
 from django.conf import settings
-from django.utils import timezone
-from django_tasks import task
+from django.db import transaction
+from django.db.models.functions import Now
 from standardwebhooks.webhooks import Webhook as Signer
 
 from games.models import Delivery
 from games.observe.metrics import WEBHOOK_DELIVERIES
 
 TIMEOUT_SECONDS = 5
+# A worker that takes a delivery holds it this long: an attempt ends within its 5 seconds,
+# so only a worker that died leaves a lease to run out, and the delivery is then taken again.
+LEASE = dt.timedelta(seconds=30)
 # The waits before each retry: the first within 30 seconds, then growing, for 31 hours in
 # all (the contract asks at least 24); after the last, the delivery has failed.
 RETRY_WAITS = [
@@ -31,66 +47,50 @@ RETRY_WAITS = [
     dt.timedelta(minutes=30), dt.timedelta(hours=2), dt.timedelta(hours=5),
     dt.timedelta(hours=10), dt.timedelta(hours=14),
 ]
+# A registration waits this long for its URL's host to resolve (the lookups run in a few
+# threads of their own, so a name server that never answers holds up no request for long).
+LOOKUP_SECONDS = 3
+_registration_lookups = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-lookup")
+# At most this much of an answer is read (the status is what counts).
+ANSWER_BYTES = 65_536
 
 
 class NotAllowed(ValueError):
     """A target that resolves to no public address (and private ones are not allowed)."""
 
 
-def public_address(url: str) -> tuple[str, int]:
-    """The address to send to: the first of the URL's host's addresses, each of which must be
-    public unless ``WEBHOOK_ALLOW_PRIVATE``; raises :class:`NotAllowed`."""
+def check_addresses(host: str, addresses: Iterable[str]) -> None:
+    """Raises :class:`NotAllowed` unless every address is public (or private ones are
+    allowed, for development and tests)."""
+    if settings.WEBHOOK_ALLOW_PRIVATE:
+        return
+    for address in addresses:
+        if not ipaddress.ip_address(address.split("%")[0]).is_global:
+            raise NotAllowed(f"the host {host!r} resolves to a non-public address ({address})")
+
+
+def _target(url: str) -> tuple[str, int]:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise NotAllowed("the URL must be http:// or https:// with a host")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+
+
+def public_address(url: str) -> tuple[str, int]:
+    """The address a registration's URL resolves to now (the first), each of its addresses
+    public; raises :class:`NotAllowed`, also when the name does not resolve within
+    ``LOOKUP_SECONDS``."""
+    host, port = _target(url)
+    lookup = _registration_lookups.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
     try:
-        found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as error:
-        raise NotAllowed(f"the host {parts.hostname!r} cannot be resolved") from error
+        found = lookup.result(timeout=LOOKUP_SECONDS)
+    except LookupTimeout:
+        raise NotAllowed(f"the host {host!r} did not resolve within {LOOKUP_SECONDS} s") from None
+    except (OSError, UnicodeError) as error:
+        raise NotAllowed(f"the host {host!r} cannot be resolved") from error
     addresses = [info[4][0] for info in found]
-    if not settings.WEBHOOK_ALLOW_PRIVATE:
-        for address in addresses:
-            if not ipaddress.ip_address(address.split("%")[0]).is_global:
-                raise NotAllowed(
-                    f"the host {parts.hostname!r} resolves to a non-public address ({address})"
-                )
+    check_addresses(host, addresses)
     return addresses[0], port
-
-
-class _PinnedHTTPS(http.client.HTTPSConnection):
-    """HTTPS to an address already checked, with the certificate checked for the host."""
-
-    def __init__(self, host: str, address: str, port: int, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self.address = address
-
-    def connect(self) -> None:
-        raw = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
-
-
-def post(url: str, body: str, headers: dict[str, str]) -> int:
-    """POSTs ``body`` to the checked address of ``url``; answers the status. Redirects are
-    not followed (a redirect is not a 2xx: the delivery is tried again later)."""
-    address, port = public_address(url)
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.scheme == "https":
-        connection: http.client.HTTPConnection = _PinnedHTTPS(host, address, port, TIMEOUT_SECONDS)
-    else:
-        connection = http.client.HTTPConnection(address, port, timeout=TIMEOUT_SECONDS)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    try:
-        connection.request("POST", path, body=body.encode(), headers={
-            **headers, "Host": parts.netloc.rpartition("@")[2], "Content-Type": "application/json",
-            "User-Agent": "dice-games-webhooks/1",
-        })
-        response = connection.getresponse()
-        response.read(65_536)
-        return response.status
-    finally:
-        connection.close()
 
 
 def signed_headers(secret: str, message_id: str, moment: dt.datetime, body: str) -> dict[str, str]:
@@ -101,46 +101,179 @@ def signed_headers(secret: str, message_id: str, moment: dt.datetime, body: str)
     }
 
 
-def attempt(delivery_id: uuid.UUID) -> Delivery | None:
-    """One attempt of a delivery still being tried; schedules the next one if it fails."""
-    delivery = Delivery.objects.select_related("webhook").filter(pk=delivery_id).first()
-    if delivery is None or delivery.status != Delivery.Status.RETRYING:
-        return delivery
-    body = json.dumps(delivery.payload, separators=(",", ":"))
-    now = timezone.now()
-    headers = signed_headers(delivery.webhook.secret, f"msg_{delivery.id.hex}", now, body)
+# -- taking deliveries that are due, and writing what came of them --------------------------
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A delivery taken for one attempt, under ``lease``: everything the attempt needs, so
+    that it runs with no database."""
+
+    id: uuid.UUID
+    webhook_id: uuid.UUID
+    url: str
+    secret: str = field(repr=False)
+    payload: dict[str, Any]
+    attempts: int
+    lease: uuid.UUID
+
+
+def deliveries_take(
+    *, limit: int, per_webhook: int, busy: Mapping[uuid.UUID, int] | None = None
+) -> list[Taken]:
+    """Up to ``limit`` deliveries that are due, taken under a new lease; first attempts
+    first, then the longest due. At most ``per_webhook`` for one webhook, counting the
+    attempts ``busy`` already (so that one receiver's backlog cannot take every place).
+    Deliveries another worker is taking at this moment are skipped."""
+    in_flight = dict(busy or {})
+    taken: list[Delivery] = []
+    with transaction.atomic():
+        due = (
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("webhook")
+            .filter(status=Delivery.Status.RETRYING, next_attempt_at__lte=Now())
+            .order_by("attempts", "next_attempt_at")
+        )
+        for delivery in due[: limit * 4]:
+            if in_flight.get(delivery.webhook_id, 0) >= per_webhook:
+                continue
+            in_flight[delivery.webhook_id] = in_flight.get(delivery.webhook_id, 0) + 1
+            taken.append(delivery)
+            if len(taken) == limit:
+                break
+        if not taken:
+            return []
+        lease = uuid.uuid4()
+        Delivery.objects.filter(pk__in=[d.pk for d in taken]).update(
+            lease=lease, next_attempt_at=Now() + LEASE
+        )
+    return [
+        Taken(d.id, d.webhook_id, d.webhook.url, d.webhook.secret, d.payload, d.attempts, lease)
+        for d in taken
+    ]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What came of an attempt: the answer's status (None: no answer in time, refused, or no
+    address for now), or a target that is not allowed."""
+
     code: int | None = None
-    try:
-        code = post(delivery.webhook.url, body, headers)
-    except NotAllowed:
-        delivery.status = Delivery.Status.FAILED
-    except (OSError, http.client.HTTPException):
-        code = None  # refused, reset, or no answer within the timeout
-    delivery.attempts += 1
-    delivery.last_status_code = code
-    delivery.next_attempt_at = None
-    if delivery.status == Delivery.Status.RETRYING:
-        if code is not None and 200 <= code < 300:
-            delivery.status = Delivery.Status.DELIVERED
-        elif delivery.attempts > len(RETRY_WAITS):
-            delivery.status = Delivery.Status.FAILED
-        else:
-            delivery.next_attempt_at = now + RETRY_WAITS[delivery.attempts - 1]
-            send.using(run_after=delivery.next_attempt_at).enqueue(str(delivery.id))
-    delivery.save(update_fields=["attempts", "last_status_code", "status", "next_attempt_at"])
-    WEBHOOK_DELIVERIES.labels(_outcome(delivery, code)).inc()
-    return delivery
+    not_allowed: bool = False
 
 
-def _outcome(delivery: Delivery, code: int | None) -> str:
+def delivery_record(taken: Taken, outcome: Outcome) -> str | None:
+    """Writes what came of an attempt, under the lease it was taken with: delivered,
+    failed, or due again after the next wait. Answers the outcome counted in the metrics, or
+    None if the lease was lost meanwhile (another worker took the delivery again, so that
+    attempt's outcome is the one written)."""
+    attempts = taken.attempts + 1
+    code = outcome.code
+    next_attempt = None
+    if outcome.not_allowed:
+        status = Delivery.Status.FAILED
+    elif code is not None and 200 <= code < 300:
+        status = Delivery.Status.DELIVERED
+    elif attempts > len(RETRY_WAITS):
+        status = Delivery.Status.FAILED
+    else:
+        status, next_attempt = Delivery.Status.RETRYING, Now() + RETRY_WAITS[attempts - 1]
+    written = Delivery.objects.filter(pk=taken.id, lease=taken.lease).update(
+        attempts=attempts, last_status_code=code, status=status, next_attempt_at=next_attempt,
+        lease=None,
+    )
+    if not written:
+        return None
+    counted = _counted(status, code)
+    WEBHOOK_DELIVERIES.labels(counted).inc()
+    return counted
+
+
+def _counted(status: str, code: int | None) -> str:
     """``delivered``; ``failed`` (retries spent, or a target not allowed); else why it will
     be tried again: ``refused`` (an answer that is not 2xx) or ``unanswered``."""
-    if delivery.status != Delivery.Status.RETRYING:
-        return str(delivery.status)
+    if status != Delivery.Status.RETRYING:
+        return str(status)
     return "unanswered" if code is None else "refused"
 
 
-@task()
-def send(delivery_id: str) -> None:
-    """A delivery's attempt, run by a worker: at once after the event, then at each retry."""
-    attempt(uuid.UUID(delivery_id))
+# -- one attempt, on an event loop ----------------------------------------------------------
+
+
+class PublicResolver(AbstractResolver):
+    """Resolves a receiver's host at every attempt, and refuses it unless every address is
+    public: the connection then goes to one of the addresses checked here."""
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        loop = asyncio.get_running_loop()
+        found = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, family=family)
+        check_addresses(host, [info[4][0] for info in found])
+        return [
+            ResolveResult(
+                hostname=host, host=info[4][0], port=info[4][1], family=info[0],
+                proto=info[2], flags=socket.AI_NUMERICHOST | socket.AI_NUMERICSERV,
+            )
+            for info in found
+        ]
+
+    async def close(self) -> None:
+        return None
+
+
+def new_session() -> aiohttp.ClientSession:
+    """A session for attempts: each one resolves its host anew (no cache) and opens its own
+    connection, through :class:`PublicResolver`."""
+    connector = aiohttp.TCPConnector(
+        resolver=PublicResolver(), use_dns_cache=False, force_close=True, limit=0
+    )
+    return aiohttp.ClientSession(connector=connector, raise_for_status=False)
+
+
+async def attempt(session: aiohttp.ClientSession, taken: Taken) -> Outcome:
+    """One attempt: the signed ``POST``, and the whole answer within ``TIMEOUT_SECONDS``.
+    Redirects are not followed (a redirect is not a 2xx: the delivery is tried again)."""
+    body = json.dumps(taken.payload, separators=(",", ":"))
+    headers = signed_headers(taken.secret, f"msg_{taken.id.hex}", dt.datetime.now(dt.UTC), body)
+    headers |= {"Content-Type": "application/json", "User-Agent": "dice-games-webhooks/1"}
+    try:
+        host, _ = _target(taken.url)
+        if _is_address(host):  # an address is not looked up: check it here
+            check_addresses(host, [host])
+        async with asyncio.timeout(TIMEOUT_SECONDS):
+            async with session.post(
+                taken.url, data=body.encode(), headers=headers, allow_redirects=False
+            ) as response:
+                read = 0
+                while read < ANSWER_BYTES and (chunk := await response.content.read(16_384)):
+                    read += len(chunk)
+                return Outcome(code=response.status)
+    except NotAllowed:
+        return Outcome(not_allowed=True)
+    except (TimeoutError, aiohttp.ClientError, OSError, ValueError):
+        return Outcome()  # no answer in time, refused, reset, or no address for now
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+async def _attempt_all(taken: Sequence[Taken]) -> list[Outcome]:
+    async with new_session() as session:
+        return list(await asyncio.gather(*(attempt(session, t) for t in taken)))
+
+
+def deliver_due(*, limit: int = 100, per_webhook: int = 100) -> list[str | None]:
+    """Takes the deliveries due now, attempts them all at once and writes what came of each;
+    answers their outcomes. One pass, in this thread (the worker keeps attempts running
+    while it takes more: ``games.work.deliveries``)."""
+    taken = deliveries_take(limit=limit, per_webhook=per_webhook)
+    if not taken:
+        return []
+    outcomes = asyncio.run(_attempt_all(taken))
+    return [delivery_record(t, o) for t, o in zip(taken, outcomes, strict=True)]

@@ -1,9 +1,9 @@
 """Webhooks: register one for an API key, list, delete and read their deliveries; and the
 events that games and assignments emit to them (API.md, "Webhooks").
 
-Emitting an event only writes its deliveries and enqueues their first attempt, in the
-transaction of the change that caused it: a slow or dead receiver never slows a move, and
-an event is sent exactly when its change is kept.
+Emitting an event only writes its deliveries, due at once, in the transaction of the change
+that caused it: a worker's sweep sends them (``games.hooks.sending``), so a slow or dead
+receiver never slows a move, and an event is sent exactly when its change is kept.
 """
 
 import base64
@@ -12,10 +12,12 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Now
 from django.utils import timezone
 
-from games.hooks.sending import NotAllowed, public_address, send
+from games.hooks.sending import NotAllowed, public_address
 from games.models import ApiKey, Delivery, Game, Player, Webhook
 from scoring import RuleError
 from scoring.match import GameStatus
@@ -23,12 +25,15 @@ from scoring.match import GameStatus
 EVENTS = ("turn.started", "game.finished", "assignment.closed")
 TEACHER_EVENTS = {"assignment.closed"}
 LATEST = 100
+# The webhooks one API key may hold.
+MOST_PER_KEY = 20
 # Where the turn stands: whether a new turn (or a new seat to move) began with a change.
 Position = tuple[str, int | None, int | None]
 
 
 def webhook_register(*, key_id: int | None, url: str, events: Sequence[str]) -> Webhook:
-    """A webhook of the caller's key; its secret signs every delivery (shown only now)."""
+    """A webhook of the caller's key; its secret signs every delivery (shown only now). A
+    key holds at most ``MOST_PER_KEY``."""
     key = _key_of(key_id)
     teacher_only = sorted(set(events) & TEACHER_EVENTS)
     if teacher_only and key.role != ApiKey.Role.TEACHER:
@@ -39,8 +44,16 @@ def webhook_register(*, key_id: int | None, url: str, events: Sequence[str]) -> 
     except NotAllowed as refused:
         raise RuleError("url_not_allowed", str(refused), field="url") from None
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
-    return Webhook.objects.create(api_key=key, url=url, events=list(dict.fromkeys(events)),
-                                  secret=secret)
+    with transaction.atomic():
+        # The key's row is locked, so that registrations racing each other count in turn.
+        key = ApiKey.objects.select_for_update().get(pk=key.pk)
+        if Webhook.objects.filter(api_key=key).count() >= MOST_PER_KEY:
+            raise RuleError(
+                "too_many_webhooks",
+                f"a key holds at most {MOST_PER_KEY} webhooks: delete one to register another",
+            )
+        return Webhook.objects.create(api_key=key, url=url, events=list(dict.fromkeys(events)),
+                                      secret=secret)
 
 
 def webhooks_of(*, key_id: int | None) -> list[Webhook]:
@@ -117,8 +130,9 @@ def _emit(hooks: Any, found: list[tuple[str, dict[str, Any]]]) -> None:
             if event not in hook.events:
                 continue
             payload = {"type": event, "timestamp": _iso(moment), "data": data}
-            delivery = Delivery.objects.create(webhook=hook, event=event, payload=payload)
-            send.enqueue(str(delivery.id))
+            Delivery.objects.create(
+                webhook=hook, event=event, payload=payload, next_attempt_at=Now()
+            )
 
 
 def _key_of(key_id: int | None) -> ApiKey:

@@ -68,6 +68,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "unknown_ruleset": _type(400),
     "invalid_dice": _type(400),
     "url_not_allowed": _type(400, "URL not allowed"),
+    "too_many_webhooks": _type(400, "Too many webhooks"),
     "not_authenticated": _type(401),
     "invalid_token": _type(401),
     "invalid_api_key": _type(401),

@@ -7,6 +7,7 @@ shown until it closes: game k's secret is every student's, so showing it earlier
 show a student the dice of a classmate's game still to be played.
 """
 
+import datetime as dt
 import uuid
 from enum import StrEnum
 
@@ -34,8 +35,8 @@ class Assignment(models.Model):
     # One hex secret per game, in order; shown only once the assignment is closed.
     secrets = models.JSONField(default=list, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
-    # When its games still active were abandoned and its secrets shown (at ``due_at``, or
-    # at the first request after it).
+    # When its games still active were abandoned and its secrets shown (by a worker, within
+    # seconds of ``due_at``).
     closed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -44,11 +45,13 @@ class Assignment(models.Model):
     def __str__(self) -> str:
         return f"{self.title} ({self.ruleset}, {self.games} games)"
 
-    def status(self, now: object = None) -> AssignmentStatus:
-        """Scheduled before ``opens_at``, open until ``due_at``, closed from then on."""
-        moment = now or timezone.now()
-        if self.closed_at is not None or moment >= self.due_at:
+    def status(self, now: dt.datetime | None = None) -> AssignmentStatus:
+        """Scheduled before ``opens_at``, open until ``due_at``, closed from then on: at
+        ``now`` (a time of the database's clock) when given, as a new game sees it; else as
+        a reader sees it, closed once the closing has run (``closed_at``) and open until
+        then."""
+        if self.closed_at is not None or (now is not None and now >= self.due_at):
             return AssignmentStatus.CLOSED
-        if moment < self.opens_at:
+        if (now or timezone.now()) < self.opens_at:
             return AssignmentStatus.SCHEDULED
         return AssignmentStatus.OPEN

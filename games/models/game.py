@@ -74,6 +74,10 @@ class Game(models.Model):
                 condition=Q(status=GameStatus.FINISHED, ranked=True),
                 name="game_leaderboard",
             ),
+            # The worker's sweep for clocks that are due: only games with a deadline.
+            models.Index(
+                fields=["deadline"], condition=Q(deadline__isnull=False), name="game_clock_due"
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -155,7 +159,8 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64)
     snapshot = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Kept for a day (``games.work.housekeeping``): a retry comes within minutes.
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         constraints = [

@@ -26,7 +26,13 @@ class Webhook(models.Model):
 
 
 class Delivery(models.Model):
-    """One event for one webhook, sent until a receiver takes it or the retries run out."""
+    """One event for one webhook, sent until a receiver takes it or the retries run out.
+
+    It is due while ``retrying`` and ``next_attempt_at`` has passed (by the database's
+    clock). A worker takes it for one attempt under a ``lease``, moving ``next_attempt_at``
+    to when the lease runs out: a worker that dies mid-attempt leaves it due again then, and
+    an outcome is written only under the lease it was taken with.
+    """
 
     class Status(models.TextChoices):
         RETRYING = "retrying"
@@ -41,11 +47,19 @@ class Delivery(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RETRYING)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
+    lease = models.UUIDField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "deliveries"
+        indexes = [
+            # The worker's sweep for deliveries that are due.
+            models.Index(
+                fields=["next_attempt_at"], condition=models.Q(status="retrying"),
+                name="delivery_due",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.event} to {self.webhook_id} ({self.status})"

@@ -7,7 +7,15 @@ adds them up; without it, a process shows only its own. Queue figures are read f
 database when ``/metrics`` is read (``games.api.metrics``).
 """
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter, Gauge, Histogram, values
+
+from games.observe.processes import process_name
+from scoring import RULESETS
+
+# Each process's files are named by its host and PID (``games.observe.processes``); set
+# before any figure is made.
+if values.get_value_class() is not values.MutexValue:
+    values.ValueClass = values.MultiProcessValue(process_identifier=process_name)
 
 REQUESTS = Counter(
     "dice_http_requests_total", "HTTP requests answered, by route, method and status.",
@@ -25,3 +33,20 @@ WEBHOOK_DELIVERIES = Counter(
     "dice_webhook_attempts_total", "Webhook delivery attempts, by outcome.", ["outcome"]
 )
 CLOCK_TIMEOUTS = Counter("dice_clock_timeouts_total", "Turns a clock played for a seat.")
+WORK_FAILURES = Counter(
+    "dice_work_failures_total",
+    "Pieces of work outside requests that failed (each is tried again), by kind.", ["kind"],
+)
+
+# The kinds of work outside requests, and what can come of a webhook attempt.
+WORK_KINDS = ("clock", "closing", "delivery")
+WEBHOOK_OUTCOMES = ("delivered", "refused", "unanswered", "failed")
+
+# Every labelled family shows from the start, each known label value at 0, so that a rate
+# or an alert works before the first event.
+for _ruleset in RULESETS:
+    MOVES.labels(_ruleset)
+for _outcome in WEBHOOK_OUTCOMES:
+    WEBHOOK_DELIVERIES.labels(_outcome)
+for _kind in WORK_KINDS:
+    WORK_FAILURES.labels(_kind)

@@ -19,9 +19,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django_tasks import task
 
 from games.db import gamestore
+from games.db.clock import db_now
 from games.hooks import services as hooks
 from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
 from games.observe.metrics import CLOCK_TIMEOUTS, MOVES
@@ -126,10 +126,9 @@ def game_create(
         for seat, p in enumerate(players)
     ]
     change = _apply(game, seated, outcome)
-    _set_clock(game, seated, moved=None)
+    _set_clock(game, seated, moved=None, now=None)
     with transaction.atomic():
         gamestore.game_insert(game, seated, change)
-        _schedule_clock(game)
         hooks.game_changed(game, seated, before=None)
     _count_moves(game, outcome)
     return Played(game=game, players=seated, tokens=tokens)
@@ -148,9 +147,10 @@ def game_play(
     # Strategy tables first, outside the game lock: a missing one is a 503, never a build.
     game_strategy_require(game_id=game_id)
     with transaction.atomic():
-        game, players = _locked(game_id)
+        locked = _locked(game_id)
+        game, players = locked.game, locked.players
         seat = seat_for_token(players, token).seat
-        _check_not_due(game)
+        _check_not_due(game, locked.now)
         fingerprint = _fingerprint(seat, command)
         if idempotency_key is not None:
             first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
@@ -166,7 +166,7 @@ def game_play(
             raise ServiceError(
                 "version_mismatch", f"the game is at version {game.version}, not {if_match}"
             )
-        if isinstance(command, TURN_MOVES) and _out_of_time(game):
+        if isinstance(command, TURN_MOVES) and _out_of_time(game, locked.now):
             raise ServiceError(
                 "not_your_turn", "the time for this move ran out: the turn is played for you"
             )
@@ -175,9 +175,8 @@ def game_play(
         )
         before = hooks.position(game)
         change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=seat)
+        _set_clock(game, players, moved=seat, now=locked.now)
         gamestore.game_update(game, change)
-        _schedule_clock(game)
         hooks.game_changed(game, players, before)
         if idempotency_key is not None:
             IdempotencyRecord.objects.create(
@@ -198,7 +197,8 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     """
     game_strategy_require(game_id=game_id)
     with transaction.atomic():
-        game, players = _locked(game_id)
+        locked = _locked(game_id)
+        game, players = locked.game, locked.players
         outcome = _match(game, players).play(
             game.state, seat=None, command=command, dice=dice_for(game), mind=mind_for(game)
         )
@@ -209,9 +209,8 @@ def game_join(*, game_id: Any, command: Join) -> Played:
         players.append(joined)
         before = hooks.position(game)
         change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=None)
+        _set_clock(game, players, moved=None, now=locked.now)
         gamestore.game_update(game, change, joined=[joined])
-        _schedule_clock(game)
         hooks.game_changed(game, players, before)
     _count_moves(game, outcome)
     return Played(game=game, players=players, tokens={joined.seat: token})
@@ -220,10 +219,11 @@ def game_join(*, game_id: Any, command: Join) -> Played:
 def game_abandon(*, game_id: Any, by: str) -> Game:
     """Mark a game that is not over ``abandoned``, logged like any change."""
     with transaction.atomic():
-        game, players = _locked(game_id)
+        locked = _locked(game_id)
+        game, players = locked.game, locked.players
         outcome = _match(game, players).abandon(game.state, by=by)
         change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=None)
+        _set_clock(game, players, moved=None, now=locked.now)
         gamestore.game_update(game, change)
     return game
 
@@ -256,19 +256,21 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
 TIMEOUT_MOVES = 50
 
 
-def game_time_out(*, game_id: Any, version: int) -> bool:
-    """The clock of ``game`` at ``version`` fires: if no change came since and the deadline
-    has passed, the seat to move times out. Its turn is finished as the ``greedy`` computer
-    would (rolling first if it has not rolled), after a ``timed_out`` event; after
-    ``max_timeouts`` turns in a row timed out, the seat leaves. Answers whether it fired.
+def game_time_out(*, game_id: Any) -> bool:
+    """The clock of ``game`` fires: if its deadline has passed (by the database's clock), the
+    seat to move times out. Its turn is finished as the ``greedy`` computer would (rolling
+    first if it has not rolled), after a ``timed_out`` event; after ``max_timeouts`` turns in
+    a row timed out, the seat leaves. Answers whether it fired.
 
-    Run by a worker at the deadline, as often as it likes: the game's lock, its version and
-    its deadline make the firing happen once, and a move racing it either came first (the
-    version moved on) or is refused (``game_play``: its time ran out).
+    Run by a worker once the deadline has passed, as often as it likes: the game's lock and
+    its deadline make the firing happen once (a firing sets the next deadline, or none), and
+    a move racing it either came first (its deadline moved on) or is refused (``game_play``:
+    its time ran out).
     """
     with transaction.atomic():
-        game, players = _locked(game_id)
-        if game.version != version or not _out_of_time(game):
+        locked = _locked(game_id)
+        game, players = locked.game, locked.players
+        if not _out_of_time(game, locked.now):
             return False
         seat = game.state["current"]
         match = _match(game, players)
@@ -298,29 +300,13 @@ def game_time_out(*, game_id: Any, version: int) -> bool:
                                         mind=mind))
         before = hooks.position(game)
         change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=None)
+        _set_clock(game, players, moved=None, now=locked.now)
         game.timeouts = timeouts
         gamestore.game_update(game, change)
-        _schedule_clock(game)
         hooks.game_changed(game, players, before)
     CLOCK_TIMEOUTS.inc()
     _count_moves(game, outcome)
     return True
-
-
-@task()
-def clock_fires(game_id: str, version: int) -> bool:
-    """A game's clock, run by a worker at the deadline it was set for. A worker whose clock
-    runs a little ahead of the host that set the deadline may take it early: then it is
-    enqueued again for the deadline, not lost."""
-    if game_time_out(game_id=game_id, version=version):
-        return True
-    early = Game.objects.filter(
-        pk=game_id, version=version, deadline__gt=timezone.now()
-    ).values_list("deadline", flat=True).first()
-    if early is not None:
-        clock_fires.using(run_after=early).enqueue(game_id, version)
-    return False
 
 
 # The events that each stand for one move (a Ten Thousand throw or bank after a selection
@@ -340,35 +326,33 @@ def _extend(outcome: Outcome, step: Outcome) -> None:
     outcome.entries.extend(step.entries)
 
 
-def _out_of_time(game: Game) -> bool:
-    return game.deadline is not None and timezone.now() >= game.deadline
+def _out_of_time(game: Game, now: dt.datetime) -> bool:
+    return game.deadline is not None and now >= game.deadline
 
 
-def _set_clock(game: Game, players: Sequence[Player], *, moved: int | None) -> None:
-    """The deadline after a change (None without a clock), and the seats' timeouts in a row
-    (the seat that ``moved`` moved in time)."""
+def _set_clock(
+    game: Game, players: Sequence[Player], *, moved: int | None, now: dt.datetime | None
+) -> None:
+    """The deadline after a change made at ``now`` by the database's clock (read here if the
+    change has not read it: a new game), None without a clock; and the seats' timeouts in a
+    row (the seat that ``moved`` moved in time). No task is queued: the worker's sweep finds
+    the deadline on the game itself."""
     if game.clock_seconds is None:
         return
-    game.deadline = clocks.next_deadline(game, players, timezone.now())
+    game.deadline = clocks.next_deadline(game, players, now or db_now())
     game.timeouts = clocks.timeouts_after(game, len(players), moved=moved)
 
 
-def _schedule_clock(game: Game) -> None:
-    """The clock's firing at the new deadline, enqueued in the change's transaction: it is
-    kept exactly when the change is."""
-    if game.deadline is not None:
-        clock_fires.using(run_after=game.deadline).enqueue(str(game.id), game.version)
-
-
-def _check_not_due(game: Game) -> None:
-    """A game of an assignment is played until the assignment's deadline, not after."""
-    if game.due_at is not None and timezone.now() >= game.due_at:
+def _check_not_due(game: Game, now: dt.datetime) -> None:
+    """A game of an assignment is played until the assignment's deadline (by the database's
+    clock), not after, whether or not the assignment's closing has run yet."""
+    if game.due_at is not None and now >= game.due_at:
         raise ServiceError(
             "game_not_active", "the assignment of this game is closed: it can no longer be played"
         )
 
 
-def _locked(game_id: Any) -> tuple[Game, list[Player]]:
+def _locked(game_id: Any) -> gamestore.Locked:
     """The game, locked until the change commits, and its seats; ``not_found`` if none."""
     found = gamestore.game_lock(game_id)
     if found is None:

@@ -77,13 +77,12 @@ def no_throttles(settings) -> None:  # noqa: ANN001
     settings.THROTTLE_RATES = {}
 
 
-def run_due_tasks() -> None:
-    """Every task that is due runs, as ``manage.py db_worker`` runs it (claimed, called with
-    its arguments, marked done), in the test's own transaction; then this stops. (The worker
-    command itself runs in tests/live, in a process of its own.)"""
-    from django_tasks_db.models import DBTaskResult
+def run_due_work() -> None:
+    """The work due now is done, as a worker's sweep does it (clocks, closings, webhook
+    deliveries), in this thread; then this stops. (The worker itself runs in tests/live, in
+    a process of its own.)"""
+    from games.hooks.sending import deliver_due
+    from games.work.sweeps import run_due
 
-    while (due := DBTaskResult.objects.ready().first()) is not None:
-        due.claim("test")
-        result = due.task_result
-        due.set_successful(due.task.call(*result.args, **result.kwargs))
+    run_due()
+    deliver_due()

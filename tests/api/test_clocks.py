@@ -8,15 +8,15 @@ import threading
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
 from games.models import Game
 from games.play.services import game_time_out
 from tests.conftest import postgres_only
 
-from .conftest import Api, assert_problem, run_due_tasks
+from .conftest import Api, assert_problem, run_due_work
 
 
 def clocked(api, names=("Ann", "Ben"), **clock) -> dict:  # noqa: ANN001
@@ -24,10 +24,9 @@ def clocked(api, names=("Ann", "Ben"), **clock) -> dict:  # noqa: ANN001
 
 
 def time_passes(game: dict) -> None:
-    """The deadline passes: the game's, and its clock task's time to run."""
+    """The deadline passes."""
     past = timezone.now() - dt.timedelta(seconds=1)
     Game.objects.filter(pk=game["id"]).update(deadline=past)
-    DBTaskResult.objects.update(run_after=past)
 
 
 def deadline_of(shown: dict) -> dt.datetime:
@@ -75,7 +74,7 @@ def test_when_the_deadline_passes_the_turn_is_played_for_the_seat(api):
     game = clocked(api)
     api.ok(game, "roll")
     time_passes(game)
-    run_due_tasks()
+    run_due_work()
     shown = api.get(game)
     assert shown["current_seat"] == 1 and shown["version"] > 2
     log = api.events(game)
@@ -87,39 +86,80 @@ def test_when_the_deadline_passes_the_turn_is_played_for_the_seat(api):
     assert deadline_of(shown) > timezone.now()  # Ben's clock runs now
 
 
-def test_a_clock_fires_once_however_often_its_task_runs(api):
+def test_a_clock_fires_once_however_often_it_is_run(api):
     game = clocked(api)
     time_passes(game)
-    version = Game.objects.get(pk=game["id"]).version
-    assert game_time_out(game_id=game["id"], version=version) is True
-    assert game_time_out(game_id=game["id"], version=version) is False
-    run_due_tasks()  # the task enqueued at creation: the version moved on, so it does nothing
+    assert game_time_out(game_id=game["id"]) is True
+    assert game_time_out(game_id=game["id"]) is False  # the next seat's deadline is ahead
+    run_due_work()
     assert [e["type"] for e in api.events(game)].count("timed_out") == 1
 
 
-def test_a_clock_taken_before_its_deadline_waits_for_it(api):
-    """A worker whose clock runs ahead takes the task early: it is enqueued again for the
-    deadline, and fires then."""
+def test_a_host_whose_clock_runs_ahead_fires_nothing_early_and_refuses_no_move(
+    api, monkeypatch
+):
+    """Deadlines are set and compared by the database's clock: a worker or a server whose
+    own clock runs a minute ahead neither fires a clock early nor refuses a move early."""
     game = clocked(api)
-    DBTaskResult.objects.update(run_after=timezone.now())  # due, by the worker's clock
-    run_due_tasks()
+    real_now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + dt.timedelta(seconds=60))
+    run_due_work()
     assert "timed_out" not in [e["type"] for e in api.events(game)]
-    again = DBTaskResult.objects.get(status="READY")
-    assert again.run_after == Game.objects.get(pk=game["id"]).deadline
+    rolled = api.ok(game, "roll")
+    # The deadline the move set is 30 s from the database's time, not from the host's.
+    assert deadline_of(rolled) <= real_now() + dt.timedelta(seconds=31)
+    monkeypatch.setattr(timezone, "now", real_now)
     time_passes(game)
-    run_due_tasks()
+    run_due_work()
     assert [e["type"] for e in api.events(game)].count("timed_out") == 1
+
+
+def test_a_clocked_move_costs_the_queries_of_a_plain_one(api):
+    """No task is queued per move: the worker finds the deadline on the game itself."""
+    plain, timed = api.create(("Ann",)), clocked(api, ("Ann",))
+    with CaptureQueriesContext(connection) as plain_queries:
+        api.ok(plain, "roll")
+    with CaptureQueriesContext(connection) as timed_queries:
+        api.ok(timed, "roll")
+    assert len(timed_queries) == len(plain_queries)
+
+
+def test_a_clock_whose_firing_fails_is_tried_again_and_holds_up_no_other(api, monkeypatch):
+    from games.play import services
+    from games.work.sweeps import PassedOver, Sweeps
+
+    broken, fine = clocked(api), clocked(api)
+    time_passes(broken)
+    time_passes(fine)
+    real = services.game_time_out
+
+    def failing(*, game_id):  # noqa: ANN001, ANN202
+        if str(game_id) == broken["id"]:
+            raise RuntimeError("a fault in this game's firing")
+        return real(game_id=game_id)
+
+    monkeypatch.setattr(services, "game_time_out", failing)
+    sweeps = Sweeps()
+    assert sweeps.run() == 1  # the other clock fired
+    assert "timed_out" in [e["type"] for e in api.events(fine)]
+    assert "timed_out" not in [e["type"] for e in api.events(broken)]
+    assert Game.objects.get(pk=broken["id"]).deadline is not None  # not marked done
+    monkeypatch.setattr(services, "game_time_out", real)
+    assert sweeps.run() == 0  # passed over for a while...
+    monkeypatch.setattr(PassedOver, "now", lambda self: [])
+    assert sweeps.run() == 1  # ...then tried again
+    assert [e["type"] for e in api.events(broken)].count("timed_out") == 1
 
 
 def test_a_seat_leaves_after_max_timeouts_in_a_row(api):
     game = clocked(api, ("Ann", "Ben", "Cleo"), max_timeouts=2)
     for _ in range(2):  # Ann's turn, then Ben's
         time_passes(game)
-        run_due_tasks()
+        run_due_work()
     assert api.get(game)["current_seat"] == 2
     api.play_turn(game, seat=2)  # Cleo moves in time: her count stays 0
     time_passes(game)
-    run_due_tasks()  # Ann's second timeout in a row
+    run_due_work()  # Ann's second timeout in a row
     shown = api.get(game)
     assert shown["players"][0]["left"] is True and shown["players"][1]["left"] is False
     assert [e["type"] for e in api.events(game)][-1] != "timed_out"
@@ -128,10 +168,10 @@ def test_a_seat_leaves_after_max_timeouts_in_a_row(api):
 def test_a_move_in_time_resets_the_count_of_timeouts(api):
     game = clocked(api, ("Ann",), max_timeouts=2)
     time_passes(game)
-    run_due_tasks()
+    run_due_work()
     api.play_turn(game)
     time_passes(game)
-    run_due_tasks()
+    run_due_work()
     assert api.get(game)["players"][0]["left"] is False
 
 
@@ -147,7 +187,7 @@ def test_a_game_played_partly_by_its_clock_verifies(api):
     game = clocked(api, ("Ann",), max_timeouts=10)
     for _ in range(13):
         time_passes(game)
-        run_due_tasks()
+        run_due_work()
     shown = api.get(game)
     assert shown["status"] == "finished"
     record = api.client.get(f"/api/v1/games/{game['id']}/record/").json()
@@ -184,7 +224,7 @@ def test_a_move_racing_its_deadline_lands_or_is_refused_never_both(offset_ms, se
             _sleep_until(deadline)
             fired = False
             while not fired and timezone.now() < deadline + dt.timedelta(seconds=2):
-                fired = game_time_out(game_id=game["id"], version=version)
+                fired = game_time_out(game_id=game["id"])
                 if Game.objects.get(pk=game["id"]).version != version:
                     break
             answers["fired"] = fired

@@ -68,7 +68,7 @@ def test_a_change_waiting_for_the_lock_reads_the_seats_the_holder_committed():
         try:
             locked.wait()
             with transaction.atomic():
-                read.extend(p.name for p in game_lock(game["id"])[1])
+                read.extend(p.name for p in game_lock(game["id"]).players)
         finally:
             connection.close()
 

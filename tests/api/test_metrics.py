@@ -4,7 +4,7 @@ token; the figures follow the work done."""
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import assert_problem, run_due_tasks
+from .conftest import assert_problem, run_due_work
 
 TOKEN = "operators-only-token"
 
@@ -53,22 +53,22 @@ def test_the_figures_follow_the_work_done(api, token):
     assert grew("dice_http_requests_total", route="game-roll", method="POST", status="200") == 2
     assert grew("dice_http_request_duration_seconds_count", route="game-roll") == 2
     assert grew("dice_http_requests_total", route="game-list", method="POST", status="201") == 1
-    assert after[("dice_task_queue_depth", ())] >= 0
-    assert ("dice_task_queue_oldest_seconds", ()) in after
+    for kind in ("clock", "closing", "delivery"):
+        assert after[("dice_task_queue_depth", (("kind", kind),))] >= 0
+        assert ("dice_task_queue_oldest_seconds", (("kind", kind),)) in after
+        assert ("dice_task_stalled", (("kind", kind),)) in after
     assert ("dice_open_streams", ()) in after
 
 
 def test_a_clock_timeout_is_counted(api, token):
     from django.utils import timezone
-    from django_tasks_db.models import DBTaskResult
 
     from games.models import Game
 
     before = figures(api)
     game = api.create(("Ann",), clock={"turn_seconds": 60})
     Game.objects.filter(pk=game["id"]).update(deadline=timezone.now())
-    DBTaskResult.objects.update(run_after=timezone.now())
-    run_due_tasks()
+    run_due_work()
     after = figures(api)
     assert after[("dice_clock_timeouts_total", ())] - before.get(
         ("dice_clock_timeouts_total", ()), 0

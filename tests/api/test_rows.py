@@ -33,7 +33,8 @@ def new_game() -> tuple[Game, list[Player]]:
 
 def test_a_new_game_reads_back_as_the_orm_reads_it_and_its_seats_know_their_ids() -> None:
     game, seats = new_game()
-    read, players = game_lock(game.pk)
+    locked = game_lock(game.pk)
+    read, players = locked.game, locked.players
     expected = Game.objects.get(pk=game.pk)
     for field in Game._meta.concrete_fields:
         assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
@@ -58,7 +59,8 @@ def test_a_new_game_reads_back_as_the_orm_reads_it_and_its_seats_know_their_ids(
 
 def test_a_change_grows_the_version_and_writes_totals_a_joined_seat_events_and_entries() -> None:
     game, _ = new_game()
-    game, (ann, bot) = game_lock(game.pk)
+    locked = game_lock(game.pk)
+    game, (ann, bot) = locked.game, locked.players
     before = game.updated_at
     game.state = {"dice": [6, 6, 6, 6, 6], "nested": {"ok": True}}
     game.status, game.winners, game.last_seq = "finished", [0, 2], 4
@@ -115,7 +117,8 @@ def test_on_postgresql_each_step_is_one_round_trip() -> None:
     with CaptureQueriesContext(connection) as inserted:
         game, _ = new_game()
     with CaptureQueriesContext(connection) as locked:
-        game, (ann, _) = game_lock(game.pk)
+        found = game_lock(game.pk)
+        game, (ann, _) = found.game, found.players
     ann.total = 1
     with CaptureQueriesContext(connection) as updated:
         event = Event(game=game, seq=3, type="rolled", seat=0, data={})

@@ -9,14 +9,13 @@ import hmac
 
 import pytest
 from django.utils import timezone
-from django_tasks_db.models import DBTaskResult
 
 from games.hooks import sending
 from games.models import Delivery
 from tests.classrooms.conftest import ClassApi
 from tests.webhook_receiver import Receiver
 
-from .conftest import assert_problem, run_due_tasks
+from .conftest import assert_problem, run_due_work
 
 
 @pytest.fixture
@@ -96,12 +95,12 @@ def test_events_of_a_students_game_are_delivered_signed(classes, private_allowed
     teacher = register(classes, room.teacher_key, receiver.url, ["game.finished"]).json()
     game = classes.create_with(key, ("Ann",), ruleset="yatzy").json()
     assert Delivery.objects.filter(webhook_id=hook["id"], attempts=0).count() == 1  # only enqueued
-    run_due_tasks()
+    run_due_work()
     first = receiver.bodies()[0]
     assert first["type"] == "turn.started"
     assert first["data"] == {"game": game["id"], "seat": 0, "version": 1, "deadline": None}
     finished = classes.play_to_the_end(game)
-    run_due_tasks()
+    run_due_work()
     ends = [b for b in receiver.bodies() if b["type"] == "game.finished"]
     assert len(ends) == 2  # the student's webhook and the teacher's
     assert ends[0]["data"] == {"game": game["id"], "totals": [finished["players"][0]["total"]],
@@ -124,14 +123,14 @@ def test_a_failing_receiver_is_tried_again_with_the_same_id(classes, private_all
     register(classes, key, receiver.url, ["turn.started"])
     receiver.statuses = [500, 302]
     classes.create_with(key, ("Ann",))
-    run_due_tasks()
+    run_due_work()
     delivery = Delivery.objects.get()
     assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("retrying", 1, 500)
     wait = delivery.next_attempt_at - timezone.now()
     assert dt.timedelta(seconds=5) < wait <= dt.timedelta(seconds=30)
     for expected_attempts in (2, 3):
-        DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())
-        run_due_tasks()
+        Delivery.objects.filter(status="retrying").update(next_attempt_at=timezone.now())
+        run_due_work()
         delivery.refresh_from_db()
         assert delivery.attempts == expected_attempts
     assert delivery.status == "delivered" and delivery.last_status_code == 200
@@ -143,14 +142,14 @@ def test_a_delivery_fails_after_its_last_retry(classes, private_allowed):
     key = classes.join(room, "Ann")["api_key"]
     register(classes, key, "http://127.0.0.1:9/closed", ["turn.started"])  # nobody listens
     classes.create_with(key, ("Ann",))
-    run_due_tasks()
+    run_due_work()
     delivery = Delivery.objects.get()
     assert delivery.status == "retrying" and delivery.last_status_code is None
     waits = [delivery.next_attempt_at - timezone.now()]
     for _ in sending.RETRY_WAITS:
         before = timezone.now()
-        DBTaskResult.objects.filter(status="READY").update(run_after=before)
-        run_due_tasks()
+        Delivery.objects.filter(status="retrying").update(next_attempt_at=before)
+        run_due_work()
         delivery.refresh_from_db()
         if delivery.next_attempt_at:
             waits.append(delivery.next_attempt_at - before)
@@ -166,7 +165,7 @@ def test_a_target_pointed_at_a_private_address_later_is_not_sent(classes, settin
     register(classes, key, receiver.url, ["turn.started"])
     settings.WEBHOOK_ALLOW_PRIVATE = False  # as if the name now resolved to a private address
     classes.create_with(key, ("Ann",))
-    run_due_tasks()
+    run_due_work()
     assert receiver.received == []
     assert Delivery.objects.get().status == "failed"
 
@@ -181,6 +180,6 @@ def test_a_teacher_hears_that_an_assignment_closed(classes, private_allowed, rec
     from games.models import Assignment
 
     Assignment.objects.filter(pk=work["id"]).update(due_at=timezone.now())
-    DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())
-    run_due_tasks()
+    Delivery.objects.filter(status="retrying").update(next_attempt_at=timezone.now())
+    run_due_work()
     assert receiver.bodies()[-1]["data"] == {"classroom": room.id, "assignment": work["id"]}

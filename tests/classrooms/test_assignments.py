@@ -9,10 +9,9 @@ import io
 
 import pytest
 from django.utils import timezone
-from django_tasks_db.models import DBTaskResult
 
 from games.models import Assignment, Game, Student
-from tests.api.conftest import run_due_tasks
+from tests.api.conftest import run_due_work
 
 from .conftest import assert_problem
 
@@ -57,8 +56,8 @@ def started(classes, room, work: dict, name: str) -> dict:  # noqa: ANN001
 
 
 def expire(work: dict) -> None:
-    """The deadline passes (the assignment and its games, as if time had gone by); its
-    closing task is not run (see ``run_due_tasks``)."""
+    """The deadline passes (the assignment and its games, as if time had gone by); no
+    worker has closed it yet (see ``run_due_work``)."""
     past = timezone.now() - dt.timedelta(seconds=1)
     Assignment.objects.filter(pk=work["id"]).update(due_at=past)
     Game.objects.filter(assignment_id=work["id"]).update(due_at=past)
@@ -222,6 +221,7 @@ def test_after_the_deadline_the_games_are_public_and_their_secrets_shown(classes
     ben = started(classes, room, work, "Ben")
     classes.ok(ben, "roll")
     expire(work)
+    run_due_work()
     shown = classes.client.get(f"/api/v1/classrooms/{room.id}/assignments/{work['id']}/",
                                HTTP_X_API_KEY=room.teacher_key).json()
     assert shown["status"] == "closed" and len(shown["secrets"]) == 2
@@ -341,7 +341,7 @@ def test_the_admin_shows_an_assignment_its_games_and_its_secrets_once_closed(cla
     assert not any(secret in text for secret in secrets)
     assert "hidden until the assignment closes" in text
     expire(work)
-    classes.client.get(f"/api/v1/games/{game['id']}/")  # a read after the deadline closes it
+    run_due_work()
     text = admin_client.get(f"/admin/games/assignment/{work['id']}/change/").content.decode()
     assert all(secret in text for secret in secrets)
     assert admin_client.get("/admin/games/assignment/").status_code == 200
@@ -352,10 +352,7 @@ def test_a_worker_closes_an_assignment_at_its_deadline_with_no_request(classes, 
     game = started(classes, room, work, "Ann")
     classes.ok(game, "roll")
     expire(work)
-    DBTaskResult.objects.filter(task_path__endswith="close_at_deadline").update(
-        run_after=timezone.now()
-    )
-    run_due_tasks()
+    run_due_work()
     closed = Assignment.objects.get(pk=work["id"])
     assert closed.closed_at is not None
     stored = Game.objects.get(pk=game["id"])

@@ -182,13 +182,12 @@ def test_the_roster_costs_a_fixed_number_of_queries(classes, django_assert_num_q
         classes.join(room, name)
         classes.play_to_the_end(classes.create_with(classes.key_of(room, name)).json())
     path = f"/api/v1/classrooms/{room.id}/"
-    # The key, the assignments past their deadline (to close), the students, their counts,
-    # their figures, their finished games, and the logs of the games whose accuracy is not
-    # in the cache yet...
-    with django_assert_num_queries(7):
+    # The key, the students, their counts, their figures, their finished games, and the logs
+    # of the games whose accuracy is not in the cache yet (a read closes nothing)...
+    with django_assert_num_queries(6):
         assert classes.teacher(path, room.teacher_key).status_code == 200
     # ...which are read once: then the accuracies come from the cache.
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         assert classes.teacher(path, room.teacher_key).status_code == 200
 
 
@@ -203,8 +202,8 @@ def test_the_class_games_are_listed_newest_first_and_filtered(
     third = classes.create_with(classes.key_of(room, "Ann"), open_seats=1).json()
     classes.create()  # no one's
     path = f"/api/v1/classrooms/{room.id}/games/"
-    # The key, the assignments past their deadline (to close), the count, the page, the seats.
-    with django_assert_num_queries(5):
+    # The key, the count, the page, the seats (a read closes nothing).
+    with django_assert_num_queries(4):
         page = classes.teacher(path, room.teacher_key).json()
     assert [g["id"] for g in page["results"]] == [third["id"], second["id"], first["id"]]
     assert page["count"] == 3
@@ -338,6 +337,6 @@ def test_a_students_game_costs_no_more_queries_to_read_or_move(
         assert classes.client.get(f"/api/v1/games/{game['id']}/").json()["student"] == "Ann"
     with django_assert_num_queries(by_database(sqlite=8, postgresql=6)):
         assert classes.move(game, "roll").json()["student"] == "Ann"
-    # The list: assignments past their deadline closed first, the count, the page, the seats.
-    with django_assert_num_queries(4):
+    # The list: the count, the page, the seats.
+    with django_assert_num_queries(3):
         assert classes.client.get("/api/v1/games/").json()["results"][0]["student"] == "Ann"

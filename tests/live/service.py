@@ -218,13 +218,13 @@ def _wait_until_healthy(service: LiveService, server: subprocess.Popen[bytes]) -
 
 @contextmanager
 def working(folder: Path, env: dict[str, str], *, name: str = "worker") -> Iterator[Path]:
-    """A task worker beside the service, as ``make run`` and compose start one: it takes the
-    tasks due in the service's database (turn clocks, assignment deadlines). Answers its
-    log's path; stopped afterwards."""
+    """A worker beside the service, as ``make run`` and compose start one: it does the work
+    due in the service's database (turn clocks, assignment closings, webhook deliveries).
+    Answers its log's path; stopped afterwards."""
     log = folder / f"{name}.log"
     with log.open("wb") as output:
         worker = subprocess.Popen(
-            [sys.executable, "manage.py", "db_worker", "--interval", "0.5", "--no-reload"],
+            [sys.executable, "manage.py", "run_worker", "--interval", "0.5"],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
         )
     try:
