@@ -58,6 +58,10 @@ INSTALLED_APPS = [
 # every delivery) unless this is true: for development and tests only.
 WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
 
+# How long a worker holds a webhook delivery it took for an attempt (an attempt ends within
+# 5 s): a worker that dies mid-attempt leaves the delivery to be taken again after this.
+WORK_LEASE_SECONDS = env_int("WORK_LEASE_SECONDS", 30, minimum=6)
+
 # GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not found.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 # Where each process of the instance keeps its figures for GET /metrics (prometheus_client's

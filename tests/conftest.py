@@ -28,7 +28,9 @@ def by_database(*, sqlite: int, postgresql: int) -> int:
 # once) besides those of its own games still in play (that it reads until its timeout).
 # (Groups are given by path here: pytest 9 ignores the node ids xdist_group marks rename.)
 LIVE = "tests/live/"
-OWN_SERVERS = (LIVE + "test_limits_live.py", LIVE + "test_database_outage.py")
+OWN_SERVERS = (
+    LIVE + "test_limits_live.py", LIVE + "test_database_outage.py", LIVE + "test_worker_chaos.py"
+)
 FIRST = (LIVE + "browser/", LIVE + "test_schemathesis.py", LIVE)
 
 

@@ -37,9 +37,6 @@ from games.models import Delivery
 from games.observe.metrics import WEBHOOK_DELIVERIES
 
 TIMEOUT_SECONDS = 5
-# A worker that takes a delivery holds it this long: an attempt ends within its 5 seconds,
-# so only a worker that died leaves a lease to run out, and the delivery is then taken again.
-LEASE = dt.timedelta(seconds=30)
 # The waits before each retry: the first within 30 seconds, then growing, for 31 hours in
 # all (the contract asks at least 24); after the last, the delivery has failed.
 RETRY_WAITS = [
@@ -143,9 +140,11 @@ def deliveries_take(
                 break
         if not taken:
             return []
+        # Held for WORK_LEASE_SECONDS: an attempt ends within its 5 seconds, so only a
+        # worker that died leaves a lease to run out, and the delivery is then due again.
         lease = uuid.uuid4()
         Delivery.objects.filter(pk__in=[d.pk for d in taken]).update(
-            lease=lease, next_attempt_at=Now() + LEASE
+            lease=lease, next_attempt_at=Now() + dt.timedelta(seconds=settings.WORK_LEASE_SECONDS)
         )
     return [
         Taken(d.id, d.webhook_id, d.webhook.url, d.webhook.secret, d.payload, d.attempts, lease)

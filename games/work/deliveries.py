@@ -15,7 +15,7 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 import aiohttp
-from django.db import connections
+from django.db import close_old_connections, connections
 
 from games.hooks import sending
 
@@ -43,6 +43,7 @@ class Deliveries(threading.Thread):
         try:
             while not self.stop.is_set():
                 try:
+                    close_old_connections()
                     self.write_outcomes()
                     self.take_more(session)
                     failures = 0

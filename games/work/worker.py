@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from django.db import connections
+from django.db import close_old_connections, connections
 
 from games.work import housekeeping
 from games.work.deliveries import Deliveries
@@ -27,8 +27,21 @@ HOUSEKEEPING_SECONDS = 600
 LONGEST_WAIT = 5.0
 
 
+def own_connections() -> None:
+    """Each thread of a worker keeps one connection of its own for as long as it works, and
+    drops it when it fails (the next query opens another): a worker has a fixed few threads,
+    so a pool would only add a wait of its own while the database is away. Call before the
+    first query."""
+    for alias in connections:
+        settings = connections[alias].settings_dict
+        settings.get("OPTIONS", {}).pop("pool", None)
+        settings["CONN_MAX_AGE"] = None
+        settings["CONN_HEALTH_CHECKS"] = True
+
+
 def run(*, interval: float, stop: threading.Event | None = None) -> None:
     """Works until ``stop`` is set (or SIGTERM/SIGINT, in the main thread)."""
+    own_connections()
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -41,6 +54,7 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
     log.info("worker started: sweeping every %.2f s", interval)
     while not stop.is_set():
         try:
+            close_old_connections()  # one that failed is dropped; the next query opens another
             done = sweeps.run()
             if time.monotonic() >= prune_at:
                 pruned = housekeeping.prune()
