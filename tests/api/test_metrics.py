@@ -73,3 +73,54 @@ def test_a_clock_timeout_is_counted(api, token):
     assert after[("dice_clock_timeouts_total", ())] - before.get(
         ("dice_clock_timeouts_total", ()), 0
     ) == 1
+
+
+def test_every_family_shows_before_any_event_with_its_known_labels_at_zero(api, token):
+    """A rate or an alert works from the start: each ruleset's moves, each webhook outcome,
+    each kind of work's failures and queue figures are there before anything happened."""
+    shown = figures(api)
+    for ruleset in ("yahtzee", "yatzy", "forced-yatzy", "maxi-yatzy", "ten-thousand"):
+        assert ("dice_moves_total", (("ruleset", ruleset),)) in shown
+    for outcome in ("delivered", "refused", "unanswered", "failed"):
+        assert ("dice_webhook_attempts_total", (("outcome", outcome),)) in shown
+    for kind in ("clock", "closing", "delivery"):
+        assert ("dice_work_failures_total", (("kind", kind),)) in shown
+        assert shown[("dice_task_queue_depth", (("kind", kind),))] == 0
+        assert shown[("dice_task_stalled", (("kind", kind),))] == 0
+    assert ("dice_clock_timeouts_total", ()) in shown
+
+
+def test_waits_count_from_when_work_fell_due_and_stalled_work_apart(api, token):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.models import Game
+
+    game = api.create(("Ann",), clock={"turn_seconds": 60})
+    Game.objects.filter(pk=game["id"]).update(deadline=timezone.now() - dt.timedelta(seconds=30))
+    shown = figures(api)
+    assert shown[("dice_task_queue_depth", (("kind", "clock"),))] == 1
+    assert 29 <= shown[("dice_task_queue_oldest_seconds", (("kind", "clock"),))] < 40
+    run_due_work()
+    assert figures(api)[("dice_task_queue_depth", (("kind", "clock"),))] == 0
+
+
+def test_a_delivery_whose_worker_died_counts_as_stalled(api, token, settings):
+    from django.utils import timezone
+
+    from games.models import Delivery
+    from tests.api.test_webhook_receivers import a_student_with_a_webhook
+    from tests.classrooms.conftest import ClassApi
+
+    settings.WEBHOOK_ALLOW_PRIVATE = True
+    classes = ClassApi(api.client)
+    a_student_with_a_webhook(classes, "http://127.0.0.1:9/hook")
+    Delivery.objects.create(
+        webhook_id=Delivery._meta.get_field("webhook").related_model.objects.get().pk,
+        event="turn.started", payload={}, next_attempt_at=timezone.now(),
+        lease="5f0a3a4e-0000-4000-8000-000000000000",  # taken, and its lease ran out
+    )
+    shown = figures(api)
+    assert shown[("dice_task_stalled", (("kind", "delivery"),))] == 1
+    assert shown[("dice_task_queue_depth", (("kind", "delivery"),))] == 1

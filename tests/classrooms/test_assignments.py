@@ -357,3 +357,28 @@ def test_a_worker_closes_an_assignment_at_its_deadline_with_no_request(classes, 
     assert closed.closed_at is not None
     stored = Game.objects.get(pk=game["id"])
     assert stored.status == "abandoned" and stored.dice_sealed is False
+
+
+def test_reads_after_the_deadline_close_nothing_until_a_worker_does(classes, room):
+    """Until a worker's closing has run, an assignment past its deadline reads open and a
+    read changes nothing; its games take no move and no new game starts all the same."""
+    work = assignment(classes, room)
+    game = started(classes, room, work, "Ann")
+    classes.ok(game, "roll")
+    expire(work)
+    path = f"/api/v1/classrooms/{room.id}/assignments/{work['id']}/"
+    for read in (path, f"/api/v1/classrooms/{room.id}/", f"/api/v1/classrooms/{room.id}/games/"):
+        assert classes.teacher(read, room.teacher_key).status_code == 200
+    assert classes.client.get("/api/v1/games/").status_code == 200
+    assert classes.client.get(f"/api/v1/games/{game['id']}/").status_code == 200
+    shown = classes.teacher(path, room.teacher_key).json()
+    assert shown["status"] == "open" and shown["secrets"] is None
+    assert Assignment.objects.get(pk=work["id"]).closed_at is None
+    assert Game.objects.get(pk=game["id"]).status == "active"
+    assert_problem(classes.move(game, "roll"), 409, "game_not_active")
+    assert_problem(start(classes, room, work, classes.key_of(room, "Ann")), 409,
+                   "assignment_not_open")
+    run_due_work()
+    shown = classes.teacher(path, room.teacher_key).json()
+    assert shown["status"] == "closed" and len(shown["secrets"]) == 2
+    assert Game.objects.get(pk=game["id"]).status == "abandoned"
