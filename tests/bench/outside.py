@@ -4,12 +4,17 @@ webhooks arrive while the closed-loop clients play (``tests/bench/run.py``, its 
 For the length of a phase it keeps ``CLOCKS`` two-seat games with a 10-second clock that
 nobody moves (each times out every 10 seconds, one seat after the other), and a student's
 game whose every turn started is sent to a receiver on this machine: one scored box a
-second. Afterwards: each ``timed_out`` event's delay after its deadline, and each webhook's
+second. Hostile receivers are registered beside it, as many as the keys hold: 19 more on
+the same student's key (so every event of that game goes to them too) and 20 on each of two
+more students' keys, whose clocked games send them an event at every timeout; a third of
+them never answer, a third trickle their answer a byte a second, a third answer after 8 s.
+Afterwards: each ``timed_out`` event's delay after its deadline, and each healthy webhook's
 delay after the move that caused it was sent.
 """
 
 import datetime as dt
 import json
+import socket
 import statistics
 import threading
 import time
@@ -19,6 +24,7 @@ from typing import Any
 
 CLOCKS = 10
 TURN_SECONDS = 10
+HOSTILE_KEYS = 2
 
 
 def call(url: str, method: str, path: str, body: Any = None, **headers: str) -> Any:
@@ -54,9 +60,71 @@ class Receiver:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
+class Hostile:
+    """Receivers that hold their callers: each request is kept unanswered, answered a byte a
+    second, or answered after 8 seconds, in turn."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0), backlog=512)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+        self.count = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            self.count += 1
+            threading.Thread(target=self._hold, args=(conn, self.count % 3), daemon=True).start()
+
+    @staticmethod
+    def _hold(conn: socket.socket, kind: int) -> None:
+        with conn:
+            try:
+                conn.recv(65_536)
+                if kind == 0:
+                    time.sleep(60)  # never answers (within any attempt's time)
+                elif kind == 1:
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n")
+                    for _ in range(30):
+                        time.sleep(1)
+                        conn.sendall(b"x")
+                else:
+                    time.sleep(8)
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def _hostile_webhooks(url: str, room: dict, hostile: Hostile, own_key: str) -> int:
+    """Registers hostile receivers up to each key's cap; answers how many."""
+    registered = 0
+    hook = {"url": hostile.url, "events": ["turn.started"]}
+    for _ in range(19):
+        call(url, "POST", "/api/v1/webhooks/", hook, **{"X-API-Key": own_key})
+        registered += 1
+    for index in range(HOSTILE_KEYS):
+        key = call(url, "POST", "/api/v1/classrooms/join/",
+                   {"join_code": room["join_code"], "name": f"Hostile {index}"})["api_key"]
+        for _ in range(20):
+            call(url, "POST", "/api/v1/webhooks/", hook, **{"X-API-Key": key})
+            registered += 1
+        call(url, "POST", "/api/v1/games/", {
+            "ruleset": "yatzy", "players": [{"name": "H1"}, {"name": "H2"}],
+            "clock": {"turn_seconds": TURN_SECONDS},
+        }, **{"X-API-Key": key})
+    return registered
+
+
 def measure(url: str, seconds: float) -> dict[str, Any]:
     """Runs for ``seconds`` beside the load; answers the delays, in milliseconds."""
     receiver = Receiver()
+    hostile = Hostile()
     clocked = [
         call(url, "POST", "/api/v1/games/", {
             "ruleset": "yatzy", "players": [{"name": "A"}, {"name": "B"}],
@@ -69,6 +137,7 @@ def measure(url: str, seconds: float) -> dict[str, Any]:
                {"join_code": room["join_code"], "name": "Ann"})["api_key"]
     call(url, "POST", "/api/v1/webhooks/", {"url": receiver.url, "events": ["turn.started"]},
          **{"X-API-Key": key})
+    hostile_hooks = _hostile_webhooks(url, room, hostile, key)
     game = call(url, "POST", "/api/v1/games/", {"ruleset": "yatzy", "players": [{"name": "Ann"}]},
                 **{"X-API-Key": key})
     token = {"Authorization": f"Bearer {game['players'][0]['token']}"}
@@ -86,6 +155,7 @@ def measure(url: str, seconds: float) -> dict[str, Any]:
         time.sleep(1)
     time.sleep(3)  # the last webhooks and clocks
     receiver.server.shutdown()
+    hostile.close()
     clock_delays = []
     for game_id in clocked:
         for event in call(url, "GET", f"/api/v1/games/{game_id}/events/"):
@@ -101,6 +171,8 @@ def measure(url: str, seconds: float) -> dict[str, Any]:
         "clock delays ms": _spread(clock_delays),
         "webhook delays ms": _spread(hook_delays),
         "webhooks missing": len(sent) - len(hook_delays),
+        "hostile receivers": hostile_hooks,
+        "hostile requests held": hostile.count,
     }
 
 
