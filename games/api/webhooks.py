@@ -105,9 +105,12 @@ class WebhooksView(KeyView):
         description="Each event is POSTed to `url` as Standard Webhooks specify: `{type, "
         "timestamp, data}` with the headers `webhook-id`, `webhook-timestamp` and "
         "`webhook-signature`, signed with the secret shown only in this answer; a 2xx within "
-        "5 seconds delivers it, anything else is tried again with growing waits for 31 hours. "
-        "A host that resolves to a non-public address is refused (`400 url_not_allowed`), "
-        "here and at each delivery. " + EVENT_NOTES,
+        "5 seconds delivers it (the whole attempt, name lookup to the answer's last byte, "
+        "within those 5 seconds), anything else is tried again with growing waits for 31 "
+        "hours. A host that resolves to a non-public address, or does not resolve within 3 "
+        "seconds, is refused (`400 url_not_allowed`); at each delivery it is resolved and "
+        "checked again. A key holds at most 20 webhooks (`400 too_many_webhooks`). "
+        + EVENT_NOTES,
         request=WebhookIn,
         responses={201: WebhookCreatedOut, **KEY_ERRORS, **docs.problems(400, 413, 415)},
         examples=[OpenApiExample("Tell my bot", request_only=True, value={

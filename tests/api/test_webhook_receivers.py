@@ -13,7 +13,7 @@ from games.hooks import sending
 from games.models import Delivery, Webhook
 from games.work.deliveries import Deliveries
 from tests.classrooms.conftest import ClassApi
-from tests.webhook_receiver import Receiver
+from tests.webhook_receiver import Bare, Receiver
 
 from .conftest import assert_problem, run_due_work
 from .test_webhooks import register
@@ -27,43 +27,23 @@ def classes(db: None, settings) -> ClassApi:  # noqa: ANN001
     return ClassApi(APIClient())
 
 
-class Slow:
+class Slow(Bare):
     """A receiver that answers 200 only after ``delay`` seconds, or sends its headers at once
     and then trickles its body a byte at a time (``trickle``)."""
 
     def __init__(self, *, delay: float = 0.0, trickle: float = 0.0) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
         self.delay, self.trickle = delay, trickle
-        self.requests = 0
-        threading.Thread(target=self._serve, daemon=True).start()
+        super().__init__()
 
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
-
-    def _answer(self, conn: socket.socket) -> None:
-        with conn:
-            conn.recv(65_536)
-            self.requests += 1
-            time.sleep(self.delay)
-            try:
-                if self.trickle:
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n")
-                    for _ in range(20):
-                        time.sleep(self.trickle)
-                        conn.sendall(b"x")
-                else:
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.listener.close()
+    def answer(self, conn: socket.socket, number: int) -> None:
+        time.sleep(self.delay)
+        if not self.trickle:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+            return
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n")
+        for _ in range(20):
+            time.sleep(self.trickle)
+            conn.sendall(b"x")
 
 
 def a_student_with_a_webhook(classes: ClassApi, url: str) -> str:
@@ -84,7 +64,7 @@ def test_an_answer_after_the_time_of_an_attempt_is_no_answer(classes, monkeypatc
         run_due_work()
         assert time.monotonic() - started < 1.8  # the attempt was given up at its time
         delivery = Delivery.objects.get()
-        assert slow.requests == 1
+        assert slow.count == 1
         assert (delivery.status, delivery.attempts, delivery.last_status_code) == (
             "retrying", 1, None
         )

@@ -22,6 +22,8 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.webhook_receiver import Bare
+
 CLOCKS = 10
 TURN_SECONDS = 10
 HOSTILE_KEYS = 2
@@ -60,45 +62,21 @@ class Receiver:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-class Hostile:
+class Hostile(Bare):
     """Receivers that hold their callers: each request is kept unanswered, answered a byte a
     second, or answered after 8 seconds, in turn."""
 
-    def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0), backlog=512)
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
-        self.count = 0
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            self.count += 1
-            threading.Thread(target=self._hold, args=(conn, self.count % 3), daemon=True).start()
-
-    @staticmethod
-    def _hold(conn: socket.socket, kind: int) -> None:
-        with conn:
-            try:
-                conn.recv(65_536)
-                if kind == 0:
-                    time.sleep(60)  # never answers (within any attempt's time)
-                elif kind == 1:
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n")
-                    for _ in range(30):
-                        time.sleep(1)
-                        conn.sendall(b"x")
-                else:
-                    time.sleep(8)
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.listener.close()
+    def answer(self, conn: socket.socket, number: int) -> None:
+        if number % 3 == 0:
+            time.sleep(60)  # never answers (within any attempt's time)
+        elif number % 3 == 1:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n")
+            for _ in range(30):
+                time.sleep(1)
+                conn.sendall(b"x")
+        else:
+            time.sleep(8)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
 
 
 def _hostile_webhooks(url: str, room: dict, hostile: Hostile, own_key: str) -> int:

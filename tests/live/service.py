@@ -217,17 +217,20 @@ def _wait_until_healthy(service: LiveService, server: subprocess.Popen[bytes]) -
 
 
 @contextmanager
-def working(folder: Path, env: dict[str, str], *, name: str = "worker") -> Iterator[Path]:
+def working(
+    folder: Path, env: dict[str, str], *, name: str = "worker", interval: float = 0.5
+) -> Iterator[subprocess.Popen[bytes]]:
     """A worker beside the service, as ``make run`` and compose start one: it does the work
-    due in the service's database (turn clocks, assignment closings, webhook deliveries).
-    Answers its log's path; stopped afterwards."""
-    log = folder / f"{name}.log"
-    with log.open("wb") as output:
+    due in the service's database (turn clocks, assignment closings, webhook deliveries),
+    logging to ``folder/<name>.log``. Answers its process; stopped afterwards if it still
+    runs."""
+    with (folder / f"{name}.log").open("ab") as output:
         worker = subprocess.Popen(
-            [sys.executable, "manage.py", "run_worker", "--interval", "0.5"],
+            [sys.executable, "manage.py", "run_worker", "--interval", str(interval)],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
         )
     try:
-        yield log
+        yield worker
     finally:
-        stop(worker)
+        if worker.poll() is None:
+            stop(worker)

@@ -4,12 +4,9 @@ another; a worker whose connections are cut again and again, then refused for a 
 keeps firing clocks once the database answers again."""
 
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -18,9 +15,8 @@ import pytest
 from psycopg import sql
 
 from tests.conftest import on_postgres
-from tests.processes import stop
 
-from .service import ROOT, LiveService, manage, service_env, serving, throwaway_database
+from .service import LiveService, manage, service_env, serving, throwaway_database, working
 
 pytestmark = pytest.mark.skipif(not on_postgres(), reason="needs PostgreSQL (DATABASE_URL)")
 
@@ -38,18 +34,8 @@ def chaos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServic
             yield service, env, folder
 
 
-@contextmanager
-def worker(env: dict, folder: Path, name: str) -> Iterator[subprocess.Popen[bytes]]:
-    with (folder / f"{name}.log").open("ab") as output:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "run_worker", "--interval", "0.2"],
-            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
-        )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            stop(process)
+def worker(env: dict, folder: Path, name: str):  # noqa: ANN201
+    return working(folder, env, name=name, interval=0.2)
 
 
 def clocked_game(service: LiveService) -> dict:
