@@ -17,6 +17,7 @@ import asyncio
 import datetime as dt
 import ipaddress
 import json
+import logging
 import socket
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -48,6 +49,7 @@ RETRY_WAITS = [
 # threads of their own, so a name server that never answers holds up no request for long).
 LOOKUP_SECONDS = 3
 _registration_lookups = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-lookup")
+log = logging.getLogger("games.hooks")
 # At most this much of an answer is read (the status is what counts).
 ANSWER_BYTES = 65_536
 
@@ -252,6 +254,9 @@ async def attempt(session: aiohttp.ClientSession, taken: Taken) -> Outcome:
         return Outcome(not_allowed=True)
     except (TimeoutError, aiohttp.ClientError, OSError, ValueError):
         return Outcome()  # no answer in time, refused, reset, or no address for now
+    except Exception:  # whatever else went wrong, the delivery is tried again later
+        log.exception("webhook attempt %s to %s", taken.id, taken.url)
+        return Outcome()
 
 
 def _is_address(host: str) -> bool:
