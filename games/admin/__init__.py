@@ -1,4 +1,5 @@
-"""The admin, for reviewing games (``games``), classrooms (``classrooms``) and assignments
-(``assignments``): Django's autodiscovery imports this package, which registers them."""
+"""The admin, for reviewing games (``games``), classrooms (``classrooms``), assignments
+(``assignments``) and webhooks with their deliveries (``webhooks``): Django's autodiscovery
+imports this package, which registers them."""
 
-from games.admin import assignments, classrooms, games  # noqa: F401  (registers ModelAdmins)
+from games.admin import assignments, classrooms, games, webhooks  # noqa: F401  (registers)

@@ -76,6 +76,14 @@ def deliveries_of(*, key_id: int | None, webhook_id: uuid.UUID) -> list[Delivery
     return list(webhook.deliveries.order_by("-created_at")[:LATEST])
 
 
+def deliveries_send_again(*, ids: Sequence[uuid.UUID]) -> int:
+    """Deliveries sent again from now on, their retries afresh (an operator's choice, once a
+    receiver is back); those in an attempt right now are left to it. Answers how many."""
+    return Delivery.objects.filter(pk__in=ids, lease__isnull=True).update(
+        status=Delivery.Status.RETRYING, attempts=0, next_attempt_at=Now()
+    )
+
+
 # -- emitting ------------------------------------------------------------------------------
 
 

@@ -183,3 +183,26 @@ def test_a_teacher_hears_that_an_assignment_closed(classes, private_allowed, rec
     Delivery.objects.filter(status="retrying").update(next_attempt_at=timezone.now())
     run_due_work()
     assert receiver.bodies()[-1]["data"] == {"classroom": room.id, "assignment": work["id"]}
+
+
+def test_an_operator_sees_deliveries_and_sends_a_failed_one_again(
+    classes, private_allowed, receiver, admin_client
+):
+    room = classes.open()
+    key = classes.join(room, "Ann")["api_key"]
+    hook = register(classes, key, receiver.url, ["turn.started"]).json()
+    classes.create_with(key, ("Ann",))
+    Delivery.objects.update(status="failed", attempts=9, next_attempt_at=None)
+    page = admin_client.get("/admin/games/delivery/?status=failed").content.decode()
+    assert "turn.started" in page and hook["secret"] not in page
+    delivery = Delivery.objects.get()
+    assert hook["secret"] not in admin_client.get(
+        f"/admin/games/webhook/{hook['id']}/change/").content.decode()
+    answer = admin_client.post("/admin/games/delivery/", {
+        "action": "send_again", "_selected_action": [str(delivery.pk)],
+    })
+    assert answer.status_code == 302
+    run_due_work()
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("delivered", 1)
+    assert len(receiver.received) == 1
