@@ -84,6 +84,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     "not_scoring": _type(409),
     "bank_too_low": _type(409),
     "game_full": _type(409),
+    "too_many_holds": _type(409),
     "analysis_unavailable": _type(409, "Analysis not available"),
     "name_taken": _type(409),
     "assignment_not_open": _type(409, "Assignment not open"),
