@@ -97,6 +97,10 @@ class Player(models.Model):
     computer = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
     total = models.IntegerField(default=0)
+    # How well the seat played (percent; see the analysis), kept once its game has finished
+    # (``games.play.figures``), so that a class's figures are read, never recomputed; null
+    # until then, and for rulesets without analysis.
+    accuracy = models.FloatField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game_id", "seat"]

@@ -28,6 +28,7 @@ from games.observe.metrics import CLOCK_TIMEOUTS, MOVES
 from games.play import clocks, replays
 from games.play.dice import Committed, commit, dice_for, mind_for
 from games.play.errors import ServiceError
+from games.play.figures import figures_due
 from games.play.strategy import game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
 from scoring import RuleError, get_ruleset
@@ -129,7 +130,7 @@ def game_create(
     _set_clock(game, seated, moved=None)
     with transaction.atomic():
         gamestore.game_insert(game, seated, change)
-        _schedule_clock(game)
+        _schedule(game, outcome)
         hooks.game_changed(game, seated, before=None)
     _count_moves(game, outcome)
     return Played(game=game, players=seated, tokens=tokens)
@@ -177,7 +178,7 @@ def game_play(
         change = _apply(game, players, outcome)
         _set_clock(game, players, moved=seat)
         gamestore.game_update(game, change)
-        _schedule_clock(game)
+        _schedule(game, outcome)
         hooks.game_changed(game, players, before)
         if idempotency_key is not None:
             IdempotencyRecord.objects.create(
@@ -211,7 +212,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
         change = _apply(game, players, outcome)
         _set_clock(game, players, moved=None)
         gamestore.game_update(game, change, joined=[joined])
-        _schedule_clock(game)
+        _schedule(game, outcome)
         hooks.game_changed(game, players, before)
     _count_moves(game, outcome)
     return Played(game=game, players=players, tokens={joined.seat: token})
@@ -301,7 +302,7 @@ def game_time_out(*, game_id: Any, version: int) -> bool:
         _set_clock(game, players, moved=None)
         game.timeouts = timeouts
         gamestore.game_update(game, change)
-        _schedule_clock(game)
+        _schedule(game, outcome)
         hooks.game_changed(game, players, before)
     CLOCK_TIMEOUTS.inc()
     _count_moves(game, outcome)
@@ -353,11 +354,13 @@ def _set_clock(game: Game, players: Sequence[Player], *, moved: int | None) -> N
     game.timeouts = clocks.timeouts_after(game, len(players), moved=moved)
 
 
-def _schedule_clock(game: Game) -> None:
-    """The clock's firing at the new deadline, enqueued in the change's transaction: it is
-    kept exactly when the change is."""
+def _schedule(game: Game, outcome: Outcome) -> None:
+    """The work a change leaves for later, enqueued in the change's transaction (so it is
+    kept exactly when the change is): the clock's firing at the new deadline, and the
+    figures of a game it finished."""
     if game.deadline is not None:
         clock_fires.using(run_after=game.deadline).enqueue(str(game.id), game.version)
+    figures_due(game=game, events=[event.type for event in outcome.events])
 
 
 def _check_not_due(game: Game) -> None:

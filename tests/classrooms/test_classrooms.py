@@ -4,18 +4,24 @@ import statistics
 
 import pytest
 
-from games.models import DEFAULT_QUOTA, ApiKey
+from games.models import ApiKey
 from scoring.strategy import prepare_table
+from tests.api.conftest import run_due_tasks
 from tests.conftest import by_database
 
 from .conftest import assert_problem
+
+DEFAULT_QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
 
 
 def test_opening_a_classroom_answers_a_join_code_and_a_teacher_key_once(classes):
     response = classes.client.post("/api/v1/classrooms/", {"name": "5B"}, format="json")
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "name", "join_code", "teacher_key", "quota", "created_at"}
+    assert set(body) == {
+        "id", "name", "join_code", "joining", "teacher_key", "quota", "created_at"
+    }
+    assert body["joining"] == "open"
     assert body["name"] == "5B"
     assert body["teacher_key"].startswith("dk_")
     assert body["quota"] == DEFAULT_QUOTA
@@ -153,6 +159,10 @@ def test_the_roster_figures_come_from_the_students_finished_games(classes, setti
     yatzy = classes.play_to_the_end(created)
     # A game without a key is no one's.
     classes.play_to_the_end(classes.create())
+    # Until a worker has kept a finished game's figures, its accuracy is not counted yet.
+    early = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
+    assert early["students"][0]["rulesets"]["yahtzee"]["mean_accuracy"] is None
+    run_due_tasks()
 
     roster = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
     students = {s["name"]: s for s in roster["students"]}
@@ -181,14 +191,11 @@ def test_the_roster_costs_a_fixed_number_of_queries(classes, django_assert_num_q
     for name in ("Ann", "Ben", "Cleo", "Dan"):
         classes.join(room, name)
         classes.play_to_the_end(classes.create_with(classes.key_of(room, name)).json())
+    run_due_tasks()
     path = f"/api/v1/classrooms/{room.id}/"
     # The key, the assignments past their deadline (to close), the students, their counts,
-    # their figures, their finished games, and the logs of the games whose accuracy is not
-    # in the cache yet...
-    with django_assert_num_queries(7):
-        assert classes.teacher(path, room.teacher_key).status_code == 200
-    # ...which are read once: then the accuracies come from the cache.
-    with django_assert_num_queries(6):
+    # and their figures with the accuracies kept when each game finished.
+    with django_assert_num_queries(5):
         assert classes.teacher(path, room.teacher_key).status_code == 200
 
 
