@@ -348,3 +348,59 @@ def test_a_students_game_costs_no_more_queries_to_read_or_move(
     # The list: assignments past their deadline closed first, the count, the page, the seats.
     with django_assert_num_queries(4):
         assert classes.client.get("/api/v1/games/").json()["results"][0]["student"] == "Ann"
+
+
+def test_the_teacher_closes_and_reopens_joining(classes):
+    room = classes.open()
+    classes.join(room, "Ann")
+    path = f"/api/v1/classrooms/{room.id}/"
+    closed = classes.teacher(path, room.teacher_key, "patch", {"joining": "closed"})
+    assert closed.status_code == 200 and closed.json()["joining"] == "closed"
+    refused = classes.client.post(
+        "/api/v1/classrooms/join/", {"join_code": room.join_code, "name": "Ben"}, format="json"
+    )
+    assert_problem(refused, 409, "joining_closed")
+    roster = classes.teacher(path, room.teacher_key).json()
+    assert [s["name"] for s in roster["students"]] == ["Ann"]
+    # Students who joined before go on playing.
+    assert classes.create_with(classes.key_of(room, "Ann")).status_code == 201
+    opened = classes.teacher(path, room.teacher_key, "patch", {"joining": "open"})
+    assert opened.json()["joining"] == "open"
+    assert classes.join(room, "Ben")["student"]["name"] == "Ben"
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"joining": "shut"}, {"joining": True}, {"joining": None}, {"quota": {}, "x": 1}]
+)
+def test_a_change_of_the_classroom_is_strict(classes, body):
+    room = classes.open()
+    response = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key, "patch", body)
+    assert response.status_code == 400, response.json()
+
+
+def test_a_new_join_code_replaces_the_old_one_at_once(classes):
+    room = classes.open()
+    classes.join(room, "Ann")
+    path = f"/api/v1/classrooms/{room.id}/join-code/"
+    answer = classes.teacher(path, room.teacher_key, "post", {})
+    assert answer.status_code == 200
+    new_code = answer.json()["join_code"]
+    assert set(answer.json()) == {"join_code"} and new_code != room.join_code
+    old = classes.client.post(
+        "/api/v1/classrooms/join/", {"join_code": room.join_code, "name": "Ben"}, format="json"
+    )
+    assert_problem(old, 404, "not_found")
+    read = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
+    assert read["join_code"] == new_code
+    room.join_code = new_code
+    assert classes.join(room, "Ben")["student"]["name"] == "Ben"
+    # Ann's key still works; only the teacher may replace the code.
+    assert classes.create_with(classes.key_of(room, "Ann")).status_code == 201
+    assert_problem(classes.teacher(path, classes.key_of(room, "Ann"), "post", {}), 403,
+                   "forbidden")
+    assert_problem(classes.teacher(path, None, "post", {}), 401, "not_authenticated")
+    assert_problem(classes.teacher(path, room.teacher_key, "post", {"code": "MINE1234"}), 400,
+                   "unknown_field")
+    assert classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()[
+        "join_code"
+    ] == new_code
