@@ -1,6 +1,8 @@
-"""``GET /metrics``: the service's figures in Prometheus' text format, for operators only
-(API.md, "Metrics"): with ``Authorization: Bearer <METRICS_TOKEN>``; without the setting the
-path does not exist.
+"""``GET /metrics``: the service's figures in Prometheus' text format, for operators only:
+with ``Authorization: Bearer <METRICS_TOKEN>``; without the setting the path does not exist.
+A wrong token is a failed credential of the address, as a wrong API key is: past
+``THROTTLE_FAILURES`` its requests carrying a token get 429, the right token too, until the
+window ends (``games.http.limits``).
 
 The counters are every process's of the instance (``games.observe.metrics``); the task
 queue's figures are read from the database now.
@@ -19,6 +21,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from games.http.api_keys import locked_out
+from games.http.limits import failure_record
 from games.http.problems import problem_response
 
 
@@ -47,8 +51,12 @@ def metrics(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
     if not token:
         return problem_response("not_found", f"nothing at {request.path}")
-    given = request.META.get("HTTP_AUTHORIZATION", "")
-    if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+    given = request.META.get("HTTP_AUTHORIZATION")
+    if given is not None and (refused := locked_out(request)) is not None:
+        return refused
+    if not hmac.compare_digest((given or "").encode(), f"Bearer {token}".encode()):
+        if given is not None:
+            failure_record(request)
         refused = problem_response("not_authenticated", "send Authorization: Bearer <token>")
         refused["WWW-Authenticate"] = "Bearer"
         return refused
