@@ -12,7 +12,7 @@ the same device); the roster and the class leaderboard count that seat.
 import secrets
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -35,14 +35,14 @@ CODE_LENGTH = 8
 @dataclass(frozen=True)
 class Opened:
     classroom: Classroom
-    teacher_key: str
+    teacher_key: str = field(repr=False)  # shown once, in the answer, and nowhere else
 
 
 @dataclass(frozen=True)
 class Joined:
     classroom: Classroom
     student: Student
-    api_key: str
+    api_key: str = field(repr=False)  # shown once, in the answer, and nowhere else
 
 
 def _new_code() -> str:
