@@ -18,6 +18,11 @@ from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best
 
 Card = dict[str, int | None]
 
+# The most ``hold`` moves one turn takes. Holding changes no die, so without a bound one
+# turn could log holds for ever; thirty is far more than any player needs between three
+# rolls (a roll may also set the held dice itself).
+MOST_HOLDS = 30
+
 
 @dataclass(frozen=True)
 class Box(Category):
@@ -70,6 +75,7 @@ class BoxGame(Ruleset):
             "dice": None,
             "held": [False] * self.dice,
             "rolls_used": 0,
+            "holds": 0,
             "saved": [0] * seats,
             "cards": [{box.id: None for box in self.boxes} for _ in range(seats)],
             "bonus": [0] * seats,
@@ -164,7 +170,15 @@ class BoxGame(Ruleset):
         indices = check_indices(hold, self.dice)
         if state["dice"] is None:
             raise RuleError("roll_first", "there are no dice to hold before the first roll")
+        # States saved before the count was kept have none: their turn counts from here.
+        holds = state.get("holds", 0)
+        if holds >= MOST_HOLDS:
+            raise RuleError(
+                "too_many_holds",
+                f"a turn takes at most {MOST_HOLDS} hold moves: roll or fill a box",
+            )
         self._set_held(state, indices)
+        state["holds"] = holds + 1
         outcome.events.append(Event("held", state["current"], {"held": indices}))
 
     def check_category(self, category: object) -> str:
@@ -215,7 +229,7 @@ class BoxGame(Ruleset):
         state = outcome.state
         if self.saves_rolls:
             state["saved"][state["current"]] = self.rolls_left(state)
-        state.update(dice=None, held=[False] * self.dice, rolls_used=0)
+        state.update(dice=None, held=[False] * self.dice, rolls_used=0, holds=0)
         cards = [card for card, left in zip(state["cards"], state["left"], strict=True) if not left]
         done = all(value is not None for card in cards for value in card.values())
         if done or not self.advance(state):
@@ -223,7 +237,9 @@ class BoxGame(Ruleset):
 
     def finish(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
         state = outcome.state
-        state.update(dice=None, held=[False] * self.dice, rolls_used=0, finished=True)
+        state.update(
+            dice=None, held=[False] * self.dice, rolls_used=0, holds=0, finished=True
+        )
         totals = self.view(state, options=options).totals
         state["winners"] = best_seats(totals, state["left"])
         outcome.events.append(

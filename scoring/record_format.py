@@ -2,7 +2,7 @@
 types, read from a JSON document (:func:`parse`) and stated as a JSON Schema (:func:`shape`),
 so that the two cannot disagree. What a record says is judged by ``scoring.records``."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RuleError
@@ -40,7 +40,7 @@ class Record:
     algorithm: str
     commitment: str | None
     client_seed: str | None
-    secret: str | None
+    secret: str | None = field(repr=False)
     events: list[Logged]
     status: str
     totals: list[int]

@@ -409,8 +409,8 @@ def test_the_change_page_shows_each_decision_with_its_loss_and_label(
         by_seq[seq].loss for seq in seqs if seq in by_seq
     ]
     assert len(by_seq) >= 3 and {"best"} < {d.label for d in review.decisions}
-    assert cells(content, "accuracy") == [str(s.accuracy) for s in review.seats]
-    assert cells(content, "accuracy")[1] == "100.0"
+    assert cells(content, "analysed_accuracy") == [str(s.accuracy) for s in review.seats]
+    assert cells(content, "analysed_accuracy")[1] == "100.0"
 
 
 def test_without_a_table_the_change_page_shows_the_game_without_analysis(

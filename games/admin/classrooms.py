@@ -2,9 +2,14 @@
 
 Keys are never shown: only their public prefix (``dk_<prefix>_…``) tells them apart, and
 the stored digest is not displayed either. Keys and students come from the API; here an
-admin reads them, renames a classroom or changes its quota, and may revoke keys.
+admin reads them, renames a classroom, closes or opens its joining, sets its quota (the one
+place a quota is raised above the deployment's defaults: a teacher may only lower it), and
+may revoke keys.
 """
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import HttpRequest
@@ -12,6 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from games.classrooms.quotas import FIELDS as QUOTA_FIELDS
+from games.classrooms.quotas import quota_defaults
 from games.models import ApiKey, Classroom, Game, Player, Student
 
 
@@ -75,11 +82,41 @@ class KeyInline(ReadOnlyInline):
         return key_label(key)
 
 
+class ClassroomForm(forms.ModelForm):
+    """The quota as one whole number per limit, empty for the deployment's default (which
+    then follows the setting if it changes)."""
+
+    games_per_hour = forms.IntegerField(min_value=1, required=False)
+    advice_per_hour = forms.IntegerField(min_value=1, required=False)
+
+    class Meta:
+        model = Classroom
+        fields = ("name", "joining")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        defaults = quota_defaults()
+        stored = self.instance.quota if isinstance(self.instance.quota, dict) else {}
+        for field in QUOTA_FIELDS:
+            self.fields[field].initial = stored.get(field)
+            self.fields[field].help_text = (
+                f"Per key. Empty: the deployment's default, now {defaults[field]}."
+            )
+
+    def save(self, commit: bool = True) -> Classroom:
+        given = {f: self.cleaned_data[f] for f in QUOTA_FIELDS}
+        self.instance.quota = {f: value for f, value in given.items() if value is not None}
+        return super().save(commit)
+
+
 @admin.register(Classroom)
 class ClassroomAdmin(admin.ModelAdmin):
-    list_display = ("name", "join_code", "student_count", "game_count", "created_at")
+    form = ClassroomForm
+    list_display = ("name", "join_code", "joining", "student_count", "game_count", "created_at")
     search_fields = ("name", "join_code", "students__name")
-    fields = ("id", "name", "join_code", "quota", "created_at")
+    fields = (
+        "id", "name", "join_code", "joining", "games_per_hour", "advice_per_hour", "created_at"
+    )
     readonly_fields = ("id", "join_code", "created_at")
     inlines = (StudentInline,)
 

@@ -221,11 +221,12 @@ class SeatInline(ReadOnlyInline):
         "upper_bonus",
         "yahtzee_bonus",
         "engine_total",
-        "accuracy",
+        "analysed_accuracy",
         "expected_loss",
         "luck",
     )
-    ANALYSIS_FIELDS = ("accuracy", "expected_loss", "luck")
+    # (Not "accuracy": the seat's row keeps one of that name, for classroom games only.)
+    ANALYSIS_FIELDS = ("analysed_accuracy", "expected_loss", "luck")
 
     def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
         fields = list(self.fields)
@@ -275,7 +276,7 @@ class SeatInline(ReadOnlyInline):
         return EMPTY if value is None else value
 
     @admin.display(description="accuracy (%)")
-    def accuracy(self, player: Player) -> Any:
+    def analysed_accuracy(self, player: Player) -> Any:
         return self._analysed(player, "accuracy")
 
     @admin.display(description="expected loss")

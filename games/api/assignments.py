@@ -157,8 +157,25 @@ def render_results(assignment: Assignment, rows: list[results.StudentResult]) ->
     }
 
 
+# What makes a spreadsheet read a cell as a formula (or, for a tab or a carriage return,
+# what some strip before looking at the next character).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as a gradebook may open it safely: empty for null, and a text that a
+    spreadsheet would take for a formula (a student's name is free text) behind a ``'``,
+    which makes it plain text there."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 class ResultsCsvRenderer(BaseRenderer):
-    """The results as a gradebook takes them: one row per student, empty where null."""
+    """The results as a gradebook takes them: one row per student, empty where null, no
+    cell a formula (the JSON keeps the names as they are)."""
 
     media_type = "text/csv"
     format = "csv"
@@ -171,7 +188,7 @@ class ResultsCsvRenderer(BaseRenderer):
         writer.writerow(CSV_HEADER)
         for row in data["students"]:
             values = [row["student"]["name"], *(row[name] for name in CSV_HEADER[1:])]
-            writer.writerow(["" if value is None else value for value in values])
+            writer.writerow([csv_cell(value) for value in values])
         return out.getvalue().encode("utf-8")
 
 

@@ -29,11 +29,17 @@ from games.api.schema.enums import GAME_STATUSES
 from games.api.schema.responses import GameBody
 from games.api.schema.shapes import Bounds, Choice, DateTime, Url, Uuid, serializer_for
 from games.classrooms import services as service
+from games.classrooms.quotas import quota_of
 from games.http.auth import ApiKeyAuthentication
 from games.http.problems import problem
-from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
+from games.http.strict import (
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 from games.http.throttles import ClassroomThrottle
-from games.models import DEFAULT_QUOTA, Classroom, Game, Player, Student
+from games.models import Classroom, Game, Player, Student
 from games.play.errors import ServiceError
 from scoring import RULESETS
 
@@ -62,18 +68,36 @@ class QuotaIn(StrictSerializer):
         min_value=1,
         max_value=MOST_PER_HOUR,
         required=False,
-        help_text="Games each key of the classroom may create (or seats it may join) per hour.",
+        help_text="Games each key of the classroom may create (or seats it may join) per "
+        "hour. At most the deployment's default, or the classroom's current limit if higher.",
     )
     advice_per_hour = StrictIntegerField(
         min_value=1,
         max_value=MOST_PER_HOUR,
         required=False,
-        help_text="Hints and advice each key of the classroom may ask per hour.",
+        help_text="Hints and advice each key of the classroom may ask per hour. At most the "
+        "deployment's default, or the classroom's current limit if higher.",
     )
 
 
 class ClassroomPatchIn(StrictSerializer):
-    quota = QuotaIn(help_text="The limits to change; those not given stay as they are.")
+    quota = QuotaIn(
+        required=False, help_text="The limits to change; those not given stay as they are."
+    )
+    joining = StrictChoiceField(
+        choices=[c.value for c in Classroom.Joining],
+        required=False,
+        help_text="`closed`: joins are refused (409 `joining_closed`) until it is `open` again.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise ValidationError({"body": ["give `quota`, `joining` or both"]})
+        return attrs
+
+
+class EmptyIn(StrictSerializer):
+    pass
 
 
 # -- responses -----------------------------------------------------------------------------
@@ -84,10 +108,18 @@ class QuotaBody(TypedDict):
     advice_per_hour: Annotated[int, "Hints and advice each key may ask per hour."]
 
 
+JoiningShown = Annotated[
+    str,
+    Choice([c.value for c in Classroom.Joining]),
+    "`open`: students may join with the code; `closed`: joins are refused.",
+]
+
+
 class ClassroomCreatedBody(TypedDict):
     id: Uuid
     name: str
     join_code: Annotated[str, "Hand it to the students: they join with it."]
+    joining: JoiningShown
     teacher_key: Annotated[
         str, "Send it as `X-API-Key` on the teacher's paths. Shown only here: keep it."
     ]
@@ -133,6 +165,7 @@ class ClassroomBody(TypedDict):
     id: Uuid
     name: str
     join_code: str
+    joining: JoiningShown
     quota: QuotaBody
     created_at: DateTime
     students: list[RosterStudentBody]
@@ -162,6 +195,10 @@ class StudentKeyBody(TypedDict):
     ]
 
 
+class JoinCodeBody(TypedDict):
+    join_code: Annotated[str, "The classroom's new code; the old one no longer works."]
+
+
 class KeyOwnerBody(TypedDict):
     """Who an API key belongs to: how a page that was given only a key finds its classroom."""
 
@@ -177,10 +214,11 @@ ClassroomOut = serializer_for(ClassroomBody)
 GamesPageOut = serializer_for(GamesPageBody)
 ClassEntryOut = serializer_for(ClassEntryBody)
 StudentKeyOut = serializer_for(StudentKeyBody)
+JoinCodeOut = serializer_for(JoinCodeBody)
 
 
 def render_quota(classroom: Classroom) -> QuotaBody:
-    quota = {**DEFAULT_QUOTA, **classroom.quota}
+    quota = quota_of(classroom)
     return {
         "games_per_hour": quota["games_per_hour"],
         "advice_per_hour": quota["advice_per_hour"],
@@ -197,6 +235,7 @@ def render_created(opened: service.Opened) -> ClassroomCreatedBody:
         "id": str(classroom.id),
         "name": classroom.name,
         "join_code": classroom.join_code,
+        "joining": classroom.joining,
         "teacher_key": opened.teacher_key,
         "quota": render_quota(classroom),
         "created_at": iso_time(classroom.created_at),
@@ -209,6 +248,7 @@ def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> Cl
         "id": str(classroom.id),
         "name": classroom.name,
         "join_code": classroom.join_code,
+        "joining": classroom.joining,
         "quota": render_quota(classroom),
         "created_at": iso_time(classroom.created_at),
         "students": [
@@ -235,7 +275,7 @@ CLASSROOM_ID = "6a1f0f6e-2b4c-4d8e-9f10-1a2b3c4d5e6f"
 STUDENT_ID = "0b5e7d3c-91a2-4f6b-8c3d-2e1f0a9b8c7d"
 TEACHER_KEY = "dk_Ab3dEf7hJk_v0XbH3kQ9mR2tY5wZ8cF1gJ4nP7sU0xA3dG6jL9oR2uX5"
 STUDENT_KEY = "dk_Qr8sTu2vWx_Zy1Xw2Vu3Ts4Rq5Po6Nm7Lk8Ji9Hg0Fe1Dc2Ba3Zy4Xw5V"
-QUOTA = dict(DEFAULT_QUOTA)
+QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
 CREATED_EXAMPLE = OpenApiExample(
     "A new classroom",
     response_only=True,
@@ -244,6 +284,7 @@ CREATED_EXAMPLE = OpenApiExample(
         "id": CLASSROOM_ID,
         "name": "5B",
         "join_code": "K7QXM2PD",
+        "joining": "open",
         "teacher_key": TEACHER_KEY,
         "quota": QUOTA,
         "created_at": "2026-11-23T08:00:00Z",
@@ -256,6 +297,7 @@ ROSTER_EXAMPLE = OpenApiExample(
         "id": CLASSROOM_ID,
         "name": "5B",
         "join_code": "K7QXM2PD",
+        "joining": "open",
         "quota": QUOTA,
         "created_at": "2026-11-23T08:00:00Z",
         "students": [
@@ -345,14 +387,17 @@ class ClassroomJoinView(APIView):
         description="A student joins with the classroom's code and gets a key of their own, "
         "shown only here. Games the student creates with it (`X-API-Key`) are theirs and "
         "show on the teacher's roster. A wrong code: 404 `not_found` (wrong codes count "
-        "against the address, see `THROTTLE_FAILURES`); a name already in the classroom: "
-        "409 `name_taken`.",
+        "against the address, see `THROTTLE_FAILURES`), and the old code once the teacher "
+        "has replaced it; a name already in the classroom: 409 `name_taken`; while the "
+        "teacher has closed joining: 409 `joining_closed`.",
         request=ClassroomJoinIn,
         responses={
             201: JoinedOut,
             **docs.problems(400, 404, 413, 415, 429),
             (409, "application/problem+json"): OpenApiResponse(
-                docs.ProblemOut, description="The name is taken in this classroom (`name_taken`)."
+                docs.ProblemOut,
+                description="The name is taken in this classroom (`name_taken`), or joining "
+                "is closed (`joining_closed`).",
             ),
         },
         examples=[
@@ -402,18 +447,43 @@ class ClassroomView(TeacherView):
         return self._answer(self.classroom(request, pk))
 
     @extend_schema(
-        summary="Set the classroom's quota (teacher)",
-        description="The limits that each key of the classroom (the students' and the "
-        "teacher's) is held to, counted per key and shared by every worker of the "
-        "service; they replace the per-address limits for requests carrying a key. "
-        "Answers the classroom with its roster.",
+        summary="Lower the classroom's quota, close or reopen joining (teacher)",
+        description="`quota`: the limits that each key of the classroom (the students' and "
+        "the teacher's) is held to, counted per key and shared by every worker of the "
+        "service. A classroom starts at the deployment's defaults; its teacher may lower "
+        "them, and a raise above the default is refused with 403 `quota_above_default` "
+        "(only an operator raises a classroom's quota, in the admin). Requests with a key "
+        "also count against a ceiling of their address (`THROTTLE_KEYED_ADDRESS_FACTOR` "
+        "times the anonymous limits). `joining`: `closed` refuses every join (409 "
+        "`joining_closed`) until it is `open` again. Checked whole: a refused change "
+        "changes nothing. Answers the classroom with its roster.",
         request=ClassroomPatchIn,
-        responses={200: ClassroomOut, **TEACHER_ERRORS, **docs.problems(400, 413, 415)},
+        responses={
+            200: ClassroomOut,
+            **TEACHER_ERRORS,
+            **docs.problems(400, 413, 415),
+            (403, "application/problem+json"): OpenApiResponse(
+                docs.ProblemOut,
+                description="A student's key, or another classroom's teacher key "
+                "(`forbidden`); a quota above the default (`quota_above_default`).",
+            ),
+        },
         examples=[
             OpenApiExample(
                 "Twenty games an hour",
                 value={"quota": {"games_per_hour": 20}},
                 request_only=True,
+            ),
+            OpenApiExample("Close joining", value={"joining": "closed"}, request_only=True),
+            OpenApiExample(
+                "A raise above the default",
+                response_only=True,
+                status_codes=["403"],
+                value=problem(
+                    "quota_above_default",
+                    "a teacher may lower the quota, not raise it above the default "
+                    "(games_per_hour 6000); ask the service's operator for more",
+                ),
             ),
             ROSTER_EXAMPLE,
             *TEACHER_EXAMPLES,
@@ -423,10 +493,29 @@ class ClassroomView(TeacherView):
         classroom = self.classroom(request, pk)
         given = ClassroomPatchIn(data=request.data)
         given.is_valid(raise_exception=True)
-        classroom = service.classroom_set_quota(
-            classroom=classroom, quota=given.validated_data["quota"]
-        )
+        classroom = service.classroom_change(classroom=classroom, **given.validated_data)
         return self._answer(classroom)
+
+
+class JoinCodeView(TeacherView):
+    @extend_schema(
+        summary="Replace the join code (teacher)",
+        description="Issues a new join code for the classroom and answers it; the old code "
+        "stops working at once (a join with it: 404 `not_found`). Students who joined keep "
+        "their keys.",
+        request=EmptyIn,
+        responses={200: JoinCodeOut, **TEACHER_ERRORS, **docs.problems(400)},
+        examples=[
+            OpenApiExample("The new code", response_only=True, value={"join_code": "M4TR9BXC"}),
+            *TEACHER_EXAMPLES,
+        ],
+    )
+    def post(self, request: Request, pk: uuid.UUID) -> Response:
+        classroom = self.classroom(request, pk)
+        EmptyIn(data=request.data).is_valid(raise_exception=True)
+        classroom = service.classroom_new_code(classroom=classroom)
+        body: JoinCodeBody = {"join_code": classroom.join_code}
+        return Response(body)
 
 
 class ClassroomGameFilter(RulesetStatusFilter):
@@ -560,8 +649,6 @@ class StudentKeyView(TeacherView):
         return Response(body)
 
 
-class EmptyIn(StrictSerializer):
-    pass
 
 
 class StudentRevokeView(StudentKeyView):

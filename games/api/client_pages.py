@@ -9,7 +9,9 @@ from Google: the docs must work with no internet access, so the page here loads 
 and the bundle is served with that logo's address pointing at a file of the service.
 """
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, wraps
+from typing import Any
 
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
@@ -17,10 +19,42 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
 
-play = require_safe(TemplateView.as_view(template_name="play/index.html"))
+# The pages' Content-Security-Policy: scripts, styles, images, fonts and connections (the
+# API, its event streams) from the service's own origin only; no inline script or style, no
+# plugin, no other page framing them, no form or <base> pointing elsewhere. The teacher's
+# key lives in the page's session storage: a script injected from anywhere else must not
+# run there.
+PAGE_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+
+
+def own_origin_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Serves a page under :data:`PAGE_POLICY`, never sniffed as another type."""
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response["Content-Security-Policy"] = PAGE_POLICY
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
+
+    return page
+
+
+play = own_origin_only(require_safe(TemplateView.as_view(template_name="play/index.html")))
 # The teacher's page, built like the web client from ``games/static/teach/``: a classroom,
 # its assignments and their results; the teacher key stays in the tab's session storage.
-teach = require_safe(TemplateView.as_view(template_name="teach/index.html"))
+teach = own_origin_only(require_safe(TemplateView.as_view(template_name="teach/index.html")))
 
 REDOC_BUNDLE = "drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js"
 REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"

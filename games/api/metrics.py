@@ -1,6 +1,8 @@
-"""``GET /metrics``: the service's figures in Prometheus' text format, for operators only
-(API.md, "Metrics"): with ``Authorization: Bearer <METRICS_TOKEN>``; without the setting the
-path does not exist.
+"""``GET /metrics``: the service's figures in Prometheus' text format, for operators only:
+with ``Authorization: Bearer <METRICS_TOKEN>``; without the setting the path does not exist.
+A wrong token is a failed credential of the address, as a wrong API key is: past
+``THROTTLE_FAILURES`` its requests carrying a token get 429, the right token too, until the
+window ends (``games.http.limits``).
 
 The counters are every process's of the instance (``games.observe.metrics``); the figures
 of the work due are read from the database now.
@@ -19,6 +21,8 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from games.db.clock import db_now
+from games.http.api_keys import locked_out
+from games.http.limits import failure_record
 from games.http.problems import problem_response
 from games.models import Assignment, Delivery, Game
 from games.observe.metrics import WORK_KINDS
@@ -37,6 +41,9 @@ class WorkQueue:
             .aggregate(count=Count("pk"), since=Min("deadline")),
             "closing": Assignment.objects.filter(closed_at__isnull=True, due_at__lte=now)
             .aggregate(count=Count("pk"), since=Min("due_at")),
+            "figures": Game.objects.filter(
+                status=GameStatus.FINISHED, student__isnull=False, figures_kept=False
+            ).aggregate(count=Count("pk"), since=Min("finished_at")),
             "delivery": Delivery.objects.filter(
                 status=Delivery.Status.RETRYING, next_attempt_at__lte=now
             ).aggregate(
@@ -62,8 +69,8 @@ class WorkQueue:
             depth.add_metric([kind], found["count"])
             since = found["since"]
             age.add_metric([kind], max((now - since).total_seconds(), 0.0) if since else 0.0)
-            # A clock's or a closing's work holds its row's lock, which a dead worker's
-            # connection gives up: only a delivery's lease can outlive its worker.
+            # A clock's, a closing's or a game's figures' work holds its row's lock, which a
+            # dead worker's connection gives up: only a delivery's lease outlives its worker.
             stalled.add_metric([kind], found.get("stalled", 0))
         yield depth
         yield age
@@ -75,8 +82,12 @@ def metrics(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
     if not token:
         return problem_response("not_found", f"nothing at {request.path}")
-    given = request.META.get("HTTP_AUTHORIZATION", "")
-    if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+    given = request.META.get("HTTP_AUTHORIZATION")
+    if given is not None and (refused := locked_out(request)) is not None:
+        return refused
+    if not hmac.compare_digest((given or "").encode(), f"Bearer {token}".encode()):
+        if given is not None:
+            failure_record(request)
         refused = problem_response("not_authenticated", "send Authorization: Bearer <token>")
         refused["WWW-Authenticate"] = "Bearer"
         return refused

@@ -14,7 +14,7 @@ from games.api.render import render_record, render_verdict
 from games.api.requests import RecordQuery
 from games.api.schema import docs
 from games.api.schema.responses import RecordOut, VerdictOut
-from games.http.throttles import AdviceThrottle
+from games.http.throttles import RecordThrottle, VerifyThrottle
 from games.play.records import game_record, record_verify
 from scoring.record_format import shape as record_shape
 
@@ -24,13 +24,17 @@ MOST_BYTES = 1_000_000
 
 
 class GameRecordView(APIView):
+    throttle_classes = [RecordThrottle]
+
     @extend_schema(
         summary="The game's record",
         description="The game as one self-contained document: its seats, its dice (the "
         "secret once the game is over), its whole log, its totals and winners. Check it with "
-        "`POST /api/v1/records/verify/`, or without the service (the README's verifier).",
+        "`POST /api/v1/records/verify/`, or without the service (the README's verifier). "
+        "Limited per API key or address (`THROTTLE_RECORDS`, by default 30 a minute): 429 "
+        "`throttled` beyond it.",
         parameters=[RecordQuery],
-        responses={200: RecordOut, **docs.problems(400, 404)},
+        responses={200: RecordOut, **docs.problems(400, 404, 429)},
     )
     def get(self, request: Request, pk: Any) -> Response:
         query = RecordQuery(data=request.query_params.dict())
@@ -46,7 +50,7 @@ class GameRecordView(APIView):
 
 class RecordVerifyView(APIView):
     authentication_classes: list = []
-    throttle_classes = [AdviceThrottle]
+    throttle_classes = [VerifyThrottle]
 
     @extend_schema(
         summary="Check a game record",
@@ -56,7 +60,8 @@ class RecordVerifyView(APIView):
         "`commitment_mismatch`, `die_mismatch`, `illegal_move`, `score_mismatch`, "
         "`total_mismatch` (totals or winners), `status_mismatch`. While the secret is hidden "
         "only the moves are checked (`dice: unchecked`). A body over 1 MB, or that is not a "
-        "record, is refused with 400.",
+        "record, is refused with 400. Limited per API key or address (`THROTTLE_RECORDS`, by "
+        "default 30 a minute, counted apart from the records read): 429 `throttled` beyond it.",
         request={"application/json": record_shape()},
         responses={200: VerdictOut, **docs.problems(400, 415, 429)},
         examples=[

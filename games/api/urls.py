@@ -49,6 +49,11 @@ urlpatterns = [
     path("classrooms/join/", classrooms.ClassroomJoinView.as_view(), name="classroom-join"),
     path("classrooms/<game_id:pk>/", classrooms.ClassroomView.as_view(), name="classroom-detail"),
     path(
+        "classrooms/<game_id:pk>/join-code/",
+        classrooms.JoinCodeView.as_view(),
+        name="classroom-join-code",
+    ),
+    path(
         "classrooms/<game_id:pk>/games/",
         classrooms.ClassroomGamesView.as_view(),
         name="classroom-games",

@@ -1,15 +1,14 @@
 """An assignment's results: every student of its classroom, their games of it and how well
-they played them, ranked. A fixed number of queries, however many students and games."""
+they played them, ranked. Two queries, however many students and games: each game's score
+and accuracy are those its seat row keeps (the accuracy stored by ``games.play.figures``
+once the game finished), so nothing is analysed again here."""
 
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean
 
-from django.db.models import Max
-
-from games.models import Assignment, Game, Student
-from games.play.analysis import seat_accuracies
+from games.models import Assignment, Player, Student
 from scoring.match import GameStatus
 
 
@@ -29,24 +28,23 @@ def assignment_results(*, assignment: Assignment) -> list[StudentResult]:
     """Every student of the classroom, ranked by the mean final score of their finished
     games of the assignment (equal means share a rank: 1, 2, 2, 4); students with no
     finished game come last, unranked, by name. The mean accuracy is that of the finished
-    games whose ruleset has an analysis. Two queries, and one more for the logs of finished
-    games whose accuracy is not cached yet."""
-    students = list(Student.objects.filter(classroom_id=assignment.classroom_id))
-    games = list(
-        Game.objects.filter(assignment=assignment)
-        .only("id", "ruleset", "options", "status", "last_seq", "student_id")
-        .annotate(score=Max("players__total"))
+    games whose accuracy is kept (the rulesets with an analysis, once analysed)."""
+    students = list(
+        Student.objects.filter(classroom_id=assignment.classroom_id).only("id", "name")
     )
-    accuracies = seat_accuracies(games=games)
+    # An assignment's game has one seat: the student's.
+    seats = Player.objects.filter(game__assignment=assignment, seat=0).values_list(
+        "game__student_id", "game__status", "total", "accuracy"
+    )
     started: dict[uuid.UUID, int] = defaultdict(int)
     scores: dict[uuid.UUID, list[int]] = defaultdict(list)
     accuracy: dict[uuid.UUID, list[float]] = defaultdict(list)
-    for game in games:
-        started[game.student_id] += 1
-        if game.status == GameStatus.FINISHED:
-            scores[game.student_id].append(game.score)
-            if (game.pk, 0) in accuracies:
-                accuracy[game.student_id].append(accuracies[(game.pk, 0)])
+    for student_id, status, total, kept in seats:
+        started[student_id] += 1
+        if status == GameStatus.FINISHED:
+            scores[student_id].append(total)
+            if kept is not None:
+                accuracy[student_id].append(kept)
     rows = [
         StudentResult(
             student_id=student.id,

@@ -1,4 +1,5 @@
-"""Classrooms: open one, join it, set its quota, revoke or rotate a student's key.
+"""Classrooms: open one, join it, lower its quota, close joining or change its code, revoke
+or rotate a student's key.
 
 Services take keyword arguments and raise ``ServiceError`` with the contract's codes; the
 selectors below answer the teacher's reads, each in a fixed number of queries.
@@ -11,15 +12,15 @@ the same device); the roster and the class leaderboard count that seat.
 import secrets
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Avg, Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
-from games.classrooms.accuracy import mean_accuracies
 from games.classrooms.keys import Caller, key_issue, keys_revoke
+from games.classrooms.quotas import quota_check_teacher
 from games.models import Classroom, Game, Player, Student
 from games.play.errors import ServiceError
 from games.play.selectors import PERIODS, LeaderboardEntry, Period, _ranked
@@ -33,14 +34,14 @@ CODE_LENGTH = 8
 @dataclass(frozen=True)
 class Opened:
     classroom: Classroom
-    teacher_key: str
+    teacher_key: str = field(repr=False)  # shown once, in the answer, and nowhere else
 
 
 @dataclass(frozen=True)
 class Joined:
     classroom: Classroom
     student: Student
-    api_key: str
+    api_key: str = field(repr=False)  # shown once, in the answer, and nowhere else
 
 
 def _new_code() -> str:
@@ -69,6 +70,10 @@ def classroom_join(*, join_code: str, name: str) -> Joined:
     classroom = Classroom.objects.filter(join_code=normalise_code(join_code)).first()
     if classroom is None:
         raise ServiceError("not_found", "no classroom has this join code")
+    if classroom.joining == Classroom.Joining.CLOSED:
+        raise ServiceError(
+            "joining_closed", "the teacher has closed joining this classroom for now"
+        )
     try:
         with transaction.atomic():
             student = Student.objects.create(
@@ -97,11 +102,32 @@ def classroom_for_teacher(*, caller: Caller | None, classroom_id: uuid.UUID) -> 
     return caller.classroom
 
 
-def classroom_set_quota(*, classroom: Classroom, quota: Mapping[str, int]) -> Classroom:
-    """Changes the given limits of the classroom's keys; the others stay as they were."""
-    classroom.quota = {**classroom.quota, **quota}
-    classroom.save(update_fields=["quota"])
+def classroom_change(
+    *, classroom: Classroom, quota: Mapping[str, int] | None = None, joining: str | None = None
+) -> Classroom:
+    """The teacher's changes: lower the given limits of the classroom's keys (the others
+    stay as they were; a raise above the default is ``quota_above_default``), close or
+    reopen joining. Checked first, then saved together: a refused change changes nothing."""
+    if quota:
+        quota_check_teacher(classroom=classroom, quota=quota)
+        classroom.quota = {**classroom.quota, **quota}
+    if joining is not None:
+        classroom.joining = joining
+    classroom.save(update_fields=["quota", "joining"])
     return classroom
+
+
+def classroom_new_code(*, classroom: Classroom) -> Classroom:
+    """A new join code for the classroom; the old one stops working at once."""
+    for _ in range(5):  # as classroom_create: a clash is all but impossible
+        try:
+            with transaction.atomic():
+                classroom.join_code = _new_code()
+                classroom.save(update_fields=["join_code"])
+                return classroom
+        except IntegrityError:
+            continue
+    raise ServiceError("server_error", "no free join code was found; try again")
 
 
 def _student(classroom: Classroom, student_id: uuid.UUID) -> Student:
@@ -147,7 +173,9 @@ def _student_seats(classroom: Classroom) -> QuerySet[Player]:
 
 def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
     """Every student with their figures: games started and finished, and per ruleset the
-    mean and best total and mean accuracy of their finished games. Three queries."""
+    mean and best total and mean accuracy of their finished games. Two queries: the
+    accuracies are those kept when each game finished (``games.play.figures``), averaged by
+    the database."""
     students = list(Student.objects.filter(classroom=classroom).order_by("name_key"))
     counts = {
         row["student_id"]: row
@@ -161,21 +189,19 @@ def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
         _student_seats(classroom)
         .filter(game__status=GameStatus.FINISHED)
         .values("game__student_id", "game__ruleset")
-        .annotate(games=Count("id"), points=Sum("total"), best=Max("total"))
+        .annotate(
+            games=Count("id"), points=Sum("total"), best=Max("total"), accuracy=Avg("accuracy")
+        )
         .order_by("game__student_id", "game__ruleset")
-    )
-    accuracy = mean_accuracies(
-        classroom_id=classroom.id,
-        pairs=[(row["game__student_id"], row["game__ruleset"]) for row in figures],
     )
     per_student: dict[uuid.UUID, dict[str, Any]] = {}
     for row in figures:
-        pair = (row["game__student_id"], row["game__ruleset"])
-        per_student.setdefault(pair[0], {})[pair[1]] = {
+        accuracy = row["accuracy"]
+        per_student.setdefault(row["game__student_id"], {})[row["game__ruleset"]] = {
             "games_finished": row["games"],
             "mean": row["points"] / row["games"],
             "best": row["best"],
-            "mean_accuracy": accuracy.get(pair),
+            "mean_accuracy": round(accuracy, 2) if accuracy is not None else None,
         }
     return [
         {

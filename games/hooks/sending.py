@@ -58,13 +58,35 @@ class NotAllowed(ValueError):
     """A target that resolves to no public address (and private ones are not allowed)."""
 
 
+# IPv6 prefixes whose last 32 bits are an IPv4 address that the traffic reaches: NAT64's
+# well-known and local-use prefixes, and the deprecated IPv4-compatible form (``::a.b.c.d``).
+IPV4_IN_LAST_BITS = [
+    ipaddress.ip_network("64:ff9b::/96"),
+    ipaddress.ip_network("64:ff9b:1::/48"),
+    ipaddress.ip_network("::/96"),
+]
+
+
+def is_public(address: str) -> bool:
+    """Whether an address is public. An IPv6 address that carries an IPv4 address (mapped,
+    6to4, NAT64, IPv4-compatible) is judged by the IPv4 address inside, where it leads."""
+    found = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(found, ipaddress.IPv6Address):
+        inside = found.ipv4_mapped or found.sixtofour
+        if inside is None and any(found in network for network in IPV4_IN_LAST_BITS):
+            inside = ipaddress.IPv4Address(int(found) & 0xFFFFFFFF)
+        if inside is not None:
+            return inside.is_global
+    return found.is_global
+
+
 def check_addresses(host: str, addresses: Iterable[str]) -> None:
     """Raises :class:`NotAllowed` unless every address is public (or private ones are
     allowed, for development and tests)."""
     if settings.WEBHOOK_ALLOW_PRIVATE:
         return
     for address in addresses:
-        if not ipaddress.ip_address(address.split("%")[0]).is_global:
+        if not is_public(address):
             raise NotAllowed(f"the host {host!r} resolves to a non-public address ({address})")
 
 

@@ -8,7 +8,8 @@ For every path under ``/api/``:
 - ``X-API-Key`` is checked: a valid key sets ``request.caller`` (a
   ``games.classrooms.keys.Caller``), a wrong or revoked one is refused with 401
   ``invalid_api_key``, whatever the path;
-- each wrong key, wrong seat token and wrong join code counts as a failure of the address.
+- each wrong key, wrong seat token and wrong join code counts as a failure of the address
+  (so does a wrong ``/metrics`` token: ``games.api.metrics``).
 
 A middleware rather than a DRF authentication class: the moves keep their seat-token
 authentication, and a key must be refused the same way on every path.
@@ -31,6 +32,21 @@ def _is_join(request: HttpRequest) -> bool:
     return request.method == "POST" and request.path.rstrip("/").endswith("/classrooms/join")
 
 
+def locked_out(request: HttpRequest) -> HttpResponse | None:
+    """429 for a request carrying credentials from an address past ``THROTTLE_FAILURES``
+    (checked before its credentials are, so the right ones are refused too), else None."""
+    wait = failures_wait(request)
+    if wait is None:
+        return None
+    response = problem_response(
+        "throttled",
+        "too many wrong keys, tokens or join codes from this address; "
+        f"retry in {int(wait) + 1} s",
+    )
+    response["Retry-After"] = str(int(wait) + 1)
+    return response
+
+
 class ApiKeyMiddleware(MiddlewareMixin):
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
         request.caller = None
@@ -38,15 +54,9 @@ class ApiKeyMiddleware(MiddlewareMixin):
             return None
         key = request.META.get("HTTP_X_API_KEY")
         if key is not None or "HTTP_AUTHORIZATION" in request.META or _is_join(request):
-            wait = failures_wait(request)
-            if wait is not None:
-                response = problem_response(
-                    "throttled",
-                    "too many wrong keys, tokens or join codes from this address; "
-                    f"retry in {int(wait) + 1} s",
-                )
-                response["Retry-After"] = str(int(wait) + 1)
-                return response
+            refused = locked_out(request)
+            if refused is not None:
+                return refused
         if key is None:
             return None
         try:

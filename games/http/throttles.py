@@ -1,20 +1,26 @@
-"""Rate limits on what is costly: creating games and seats, advice, classrooms.
+"""Rate limits on what is costly: creating games and seats, advice, records, classrooms.
 
 Counted per API key when the request carries a valid one (the limits then follow the
 key's classroom quota), else per client address; the counters are shared by every worker
-and host (see ``games.http.limits``). Rates come from ``settings.THROTTLE_RATES`` when a request
-is checked, so tests may change them; an empty rate turns that limit off.
+and host (see ``games.http.limits``). A request with a key also counts against a ceiling
+of its address, ``THROTTLE_KEYED_ADDRESS_FACTOR`` times the anonymous limits: anyone may
+open classrooms and hold many keys, and keys must not multiply what one address may do.
+Rates come from ``settings.THROTTLE_RATES`` when a request is checked, so tests may change
+them; an empty rate turns that limit off.
 """
 
 from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
+from games.classrooms.quotas import quota_of
 from games.http.limits import Window, client_address, hit, parse_rates
 
 
 class ScopedThrottle(BaseThrottle):
     scope = ""
+    # The counters' own name, where two paths share a rate but not a count.
+    counter = ""
     # The classroom quota's field that replaces the rate for a key holder, if any.
     quota_field: str | None = None
     # Whether a key holder is counted per key (else always per address).
@@ -22,22 +28,34 @@ class ScopedThrottle(BaseThrottle):
 
     def allow_request(self, request: Request, view) -> bool:  # noqa: ANN001
         caller = getattr(request, "caller", None) if self.per_key else None
-        if caller is not None:
-            ident = f"key:{caller.key_id}"
-            windows = self.key_windows(caller.classroom.quota)
-        else:
-            ident = f"address:{client_address(request)}"
-            windows = self.address_windows()
-        self._wait = hit(scope=self.scope, ident=ident, windows=windows) if windows else None
+        name = self.counter or self.scope
+        address = f"address:{client_address(request)}"
+        if caller is None:
+            self._wait = self._count(name, address, self.address_windows())
+            return self._wait is None
+        waits = [
+            self._count(name, f"key:{caller.key_id}", self.key_windows(quota_of(caller.classroom))),
+            self._count(f"{name}:keyed", address, self.ceiling_windows()),
+        ]
+        self._wait = max((w for w in waits if w is not None), default=None)
         return self._wait is None
+
+    @staticmethod
+    def _count(name: str, ident: str, windows: tuple[Window, ...]) -> float | None:
+        return hit(scope=name, ident=ident, windows=windows) if windows else None
 
     def address_windows(self) -> tuple[Window, ...]:
         rate = settings.THROTTLE_RATES.get(self.scope) or ""
         return parse_rates(rate, name=f"THROTTLE_{self.scope.upper()}")
 
-    def key_windows(self, quota: dict) -> tuple[Window, ...]:
-        if self.quota_field is not None and self.quota_field in quota:
-            return (Window(int(quota[self.quota_field]), 3600),)
+    def ceiling_windows(self) -> tuple[Window, ...]:
+        """What one address may do with keys: the anonymous limits, times the factor."""
+        factor = settings.THROTTLE_KEYED_ADDRESS_FACTOR
+        return tuple(Window(w.count * factor, w.seconds) for w in self.address_windows())
+
+    def key_windows(self, quota: dict[str, int]) -> tuple[Window, ...]:
+        if self.quota_field is not None:
+            return (Window(quota[self.quota_field], 3600),)
         return self.address_windows()
 
     def wait(self) -> float | None:
@@ -56,6 +74,20 @@ class AdviceThrottle(ScopedThrottle):
 
     scope = "advice"
     quota_field = "advice_per_hour"
+
+
+class RecordThrottle(ScopedThrottle):
+    """A game's record: its whole log, read and written out."""
+
+    scope = "records"
+    counter = "record"
+
+
+class VerifyThrottle(ScopedThrottle):
+    """The check of a record: a whole game replayed, each die derived again."""
+
+    scope = "records"
+    counter = "verify"
 
 
 class MoveThrottle(ScopedThrottle):

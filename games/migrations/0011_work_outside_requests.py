@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
         ),
         # The task queue's table of the engine used before: what was due is on the rows.
         migrations.RunSQL(
-            "DROP TABLE IF EXISTS django_tasks_db_dbtaskresult", migrations.RunSQL.noop
+            "DROP TABLE IF EXISTS django_tasks_database_dbtaskresult", migrations.RunSQL.noop
         ),
         migrations.AddField(
             model_name='delivery',

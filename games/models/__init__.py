@@ -5,7 +5,7 @@ Django finds models through this package, so each model is named here.
 """
 
 from games.models.assignment import Assignment, AssignmentStatus
-from games.models.classroom import DEFAULT_QUOTA, ApiKey, Classroom, Student, default_quota
+from games.models.classroom import ApiKey, Classroom, Student
 from games.models.game import (
     STATUS_CHOICES,
     Event,
@@ -17,7 +17,6 @@ from games.models.game import (
 from games.models.webhook import Delivery, Webhook
 
 __all__ = [
-    "DEFAULT_QUOTA",
     "Assignment",
     "AssignmentStatus",
     "STATUS_CHOICES",
@@ -31,5 +30,4 @@ __all__ = [
     "ScoreEntry",
     "Student",
     "Webhook",
-    "default_quota",
 ]

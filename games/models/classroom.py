@@ -11,19 +11,20 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
-# What a classroom's keys may do per hour, each key counted on its own (see games.http.limits).
-DEFAULT_QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
-
-
-def default_quota() -> dict[str, int]:
-    return dict(DEFAULT_QUOTA)
-
 
 class Classroom(models.Model):
+    class Joining(models.TextChoices):
+        OPEN = "open"
+        CLOSED = "closed"
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=80)
     join_code = models.CharField(max_length=16, unique=True)
-    quota = models.JSONField(default=default_quota)
+    # What each key of the classroom may do per hour, where it differs from the deployment's
+    # defaults (settings.CLASSROOM_QUOTA): a teacher's lowering, or an operator's raise.
+    quota = models.JSONField(default=dict, blank=True)
+    # Whether students may join with the code now (the teacher closes and reopens it).
+    joining = models.CharField(max_length=8, choices=Joining.choices, default=Joining.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

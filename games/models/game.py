@@ -63,6 +63,9 @@ class Game(models.Model):
     clock_max_timeouts = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     timeouts = models.JSONField(default=list, blank=True)
+    # Whether a finished student's game has its seats' accuracies kept (``Player.accuracy``,
+    # by a worker: ``games.play.figures``).
+    figures_kept = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -77,6 +80,12 @@ class Game(models.Model):
             # The worker's sweep for clocks that are due: only games with a deadline.
             models.Index(
                 fields=["deadline"], condition=Q(deadline__isnull=False), name="game_clock_due"
+            ),
+            # The worker's sweep for finished students' games whose figures are not kept.
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(status=GameStatus.FINISHED, student__isnull=False, figures_kept=False),
+                name="game_figures_due",
             ),
         ]
         constraints = [
@@ -101,6 +110,10 @@ class Player(models.Model):
     computer = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
     total = models.IntegerField(default=0)
+    # How well the seat played (percent; see the analysis), kept once its game has finished
+    # (``games.play.figures``), so that a class's figures are read, never recomputed; null
+    # until then, and for rulesets without analysis.
+    accuracy = models.FloatField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game_id", "seat"]

@@ -6,29 +6,23 @@ over. The endpoint's analysis is not stored: a whole game takes a few millisecon
 the table loaded, and computed from the log each time it can never differ from what the
 log says.
 
-:func:`seat_accuracies` is the entry point for other parts of the service that want the
-accuracy of finished games (the classroom roster's mean accuracy per ruleset, over many
-games at once): those figures are cached, see there.
+A classroom's figures (the roster's and an assignment's mean accuracy) are not read from
+here on each request: each finished student game's accuracies are kept once, by
+:mod:`games.play.figures`, which calls :func:`analysis_of`.
 """
 
-import logging
-import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from django.conf import settings
-from django.core.cache import cache
 
 from games.models import Event, Game, Player
 from games.play.errors import ServiceError
 from games.play.privacy import Private, Viewer, require_visible
-from games.play.strategy import build_in_background, strategy_load
-from scoring.match import GameStatus
-from scoring.strategy import SUPPORTED, StaleTable, load_strategy
+from games.play.strategy import strategy_load
+from scoring.strategy import SUPPORTED
 from scoring.strategy.analysis import Analysis, analyse
-
-logger = logging.getLogger(__name__)
 
 Seats = Literal["persons", "all"]
 # The only events a decision is read from; the rest of the log is not loaded.
@@ -92,101 +86,3 @@ def analysis_of(
         game.ruleset, game.options, log, list(seats), settings.STRATEGY_DIR,
         build_missing=build_missing,
     )
-
-
-def seat_accuracies(*, games: Iterable[Game]) -> dict[tuple[uuid.UUID, int], float]:
-    """The accuracy of each seat (person or computer) in each finished game among
-    ``games`` whose ruleset can be analysed, keyed by ``(game id, seat)``.
-
-    A seat that made no decision (it left before its first roll) has no entry; nor has
-    any seat of an unfinished game or of a ruleset without analysis. Accuracy is the
-    share, in percent, of the expected score that the seat's decisions kept (see
-    :func:`scoring.strategy.analysis.accuracy_of`); the classroom roster averages it per
-    ruleset.
-
-    A finished game's log never changes, so its accuracies are kept in the cache (Django's
-    cache framework, shared by every process where one is configured) under a key made of
-    the game, its last event and the digest of the rules its table was solved from: a
-    cached figure is always the one the log implies. Games not in the cache cost one query
-    (all their logs at once) and a few milliseconds each; cached games cost none.
-    """
-    finished = [
-        game for game in games
-        if game.status == GameStatus.FINISHED and analysable(game.ruleset) and _ready(game)
-    ]
-    keys = {game.pk: _accuracy_key(game) for game in finished}
-    cached = _cache_get(list(keys.values()))
-    missing = {game.pk: game for game in finished if keys[game.pk] not in cached}
-    logs: dict[uuid.UUID, list[dict[str, Any]]] = {game_id: [] for game_id in missing}
-    if missing:
-        events = (
-            Event.objects.filter(game_id__in=list(missing), type__in=DECISION_EVENTS)
-            .order_by("game_id", "seq")
-            .values("game_id", "seq", "type", "seat", "data")
-        )
-        for event in events:
-            logs[event.pop("game_id")].append(event)
-    fresh: dict[str, Accuracies] = {}
-    for game_id, log in logs.items():
-        game = missing[game_id]
-        seats = sorted({event["seat"] for event in log})
-        analysis = analyse(game.ruleset, game.options, log, seats, settings.STRATEGY_DIR)
-        fresh[keys[game_id]] = [
-            [seat.seat, seat.accuracy] for seat in analysis.seats if seat.accuracy is not None
-        ]
-    _cache_set(fresh)
-    by_key = {**cached, **fresh}
-    return {
-        (game.pk, seat): accuracy
-        for game in finished
-        for seat, accuracy in by_key[keys[game.pk]]
-    }
-
-
-def seat_accuracy(*, game: Game, seat: int) -> float | None:
-    """The accuracy of one seat in a finished game (None: see :func:`seat_accuracies`)."""
-    return seat_accuracies(games=[game]).get((game.pk, seat))
-
-
-ACCURACY_CACHE_SECONDS = 30 * 24 * 3600
-
-
-def _ready(game: Game) -> bool:
-    """Whether the game's table is loaded (a missing one is built in the background, and
-    its games' accuracies are left out until then: a roster never waits for a build)."""
-    try:
-        load_strategy(game.ruleset, game.options, settings.STRATEGY_DIR, build_missing=False)
-    except (FileNotFoundError, StaleTable):
-        build_in_background(ruleset_id=game.ruleset, options=game.options)
-        return False
-    return True
-
-
-def _accuracy_key(game: Game) -> str:
-    strategy = load_strategy(game.ruleset, game.options, settings.STRATEGY_DIR)
-    digest = strategy.table.meta.get("engine_digest", "")
-    return f"dice:analysis:accuracy:{game.pk}:{game.last_seq}:{digest}"
-
-
-# Per game, [seat, accuracy] pairs: plain lists, whatever serializer the cache uses.
-Accuracies = list[list[Any]]
-
-
-def _cache_get(keys: list[str]) -> dict[str, Accuracies]:
-    """Whatever the cache holds of ``keys``; nothing if the cache cannot be reached."""
-    if not keys:
-        return {}
-    try:
-        return cache.get_many(keys)
-    except Exception:  # an unreachable cache only costs the computation
-        logger.warning("analysis: the cache cannot be read", exc_info=True)
-        return {}
-
-
-def _cache_set(entries: dict[str, Accuracies]) -> None:
-    if not entries:
-        return
-    try:
-        cache.set_many(entries, ACCURACY_CACHE_SECONDS)
-    except Exception:  # an unreachable cache only costs the computation next time
-        logger.warning("analysis: the cache cannot be written", exc_info=True)

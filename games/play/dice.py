@@ -6,7 +6,7 @@ stored with the game and read only here, to throw, and to show once the game is 
 """
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypedDict
 
 from games.models import Game
@@ -34,9 +34,10 @@ class DiceShown(TypedDict):
 
 @dataclass(frozen=True)
 class Committed:
-    """A new game's dice: its secret (hex) and client seed, fixed before its first throw."""
+    """A new game's dice: its secret (hex) and client seed, fixed before its first throw.
+    (Its repr leaves the secret out: a traceback or a log line must not show it.)"""
 
-    secret: str
+    secret: str = field(repr=False)
     client_seed: str
 
 

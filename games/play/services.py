@@ -45,7 +45,7 @@ class Played:
 
     game: Game
     players: list[Player]
-    tokens: dict[int, str] = field(default_factory=dict)
+    tokens: dict[int, str] = field(default_factory=dict, repr=False)
     replayed: bool = False
 
 
@@ -57,7 +57,7 @@ class Assigned:
 
     assignment_id: uuid.UUID
     number: int
-    secret: str
+    secret: str = field(repr=False)  # every student's game k: never in a log line
     due_at: dt.datetime
 
 

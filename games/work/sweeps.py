@@ -1,5 +1,6 @@
-"""The due work a worker sweeps for: clocks and assignment closings, each taken from its own
-row and done in the transaction that holds it (webhook deliveries: ``deliveries``).
+"""The due work a worker sweeps for: clocks, assignment closings and finished games' figures,
+each taken from its own row and done in the transaction that holds it (webhook deliveries:
+``deliveries``).
 
 A piece of work that fails is rolled back, never marked done: it is passed over for a
 growing wait and then tried again, so that one that keeps failing holds up no other. A lost
@@ -17,6 +18,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from games.classrooms import assignments
 from games.db import gamestore
 from games.observe.metrics import WORK_FAILURES
+from games.play import figures
 from games.play import services as play
 
 log = logging.getLogger("games.work")
@@ -86,20 +88,29 @@ def sweep(
 
 
 class Sweeps:
-    """The clocks and closings of one worker, with what each passes over."""
+    """The clocks, closings and figures of one worker, with what each passes over. Clocks
+    and closings come first and in larger batches: they are promised within seconds; a
+    game's figures (an analysis, tens of milliseconds) a few at a time between them."""
+
+    FIGURES_AT_ONCE = 5
 
     def __init__(self, *, most: int = 100) -> None:
         self.most = most
         self.clocks = PassedOver()
         self.closings = PassedOver()
+        self.figures = PassedOver()
 
-    def run(self) -> int:
-        """One sweep of both; answers the pieces of work done."""
+    def run(self) -> bool:
+        """One sweep of all three; answers whether more may be due at once (a batch was
+        full)."""
         fired = sweep("clock", gamestore.game_due_clock, _fire, self.clocks, most=self.most)
         closed = sweep(
             "closing", assignments.assignment_due, _close, self.closings, most=self.most
         )
-        return fired + closed
+        kept = sweep(
+            "figures", figures.figures_due, _keep, self.figures, most=self.FIGURES_AT_ONCE
+        )
+        return fired == self.most or closed == self.most or kept == self.FIGURES_AT_ONCE
 
 
 def _fire(game_id: Any) -> None:
@@ -110,6 +121,12 @@ def _close(assignment_id: uuid.UUID) -> None:
     assignments.assignment_close(assignment_id=assignment_id)
 
 
-def run_due() -> int:
-    """Every clock and closing due now, done in this thread (tests, and a one-off run)."""
-    return Sweeps().run()
+def _keep(game_id: Any) -> None:
+    figures.figures_keep(game_id=game_id)
+
+
+def run_due() -> None:
+    """The clocks, closings and figures due now, done in this thread (tests, a one-off run)."""
+    sweeps = Sweeps()
+    while sweeps.run():
+        pass

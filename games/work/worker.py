@@ -55,7 +55,7 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
     while not stop.is_set():
         try:
             close_old_connections()  # one that failed is dropped; the next query opens another
-            done = sweeps.run()
+            more = sweeps.run()
             if time.monotonic() >= prune_at:
                 pruned = housekeeping.prune()
                 prune_at = time.monotonic() + HOUSEKEEPING_SECONDS
@@ -68,7 +68,7 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
             connections.close_all()
             stop.wait(min(0.5 * 2**failures, LONGEST_WAIT))
             continue
-        if done < sweeps.most:  # a full sweep may have left more due: sweep again at once
+        if not more:  # a full batch may have left more due: sweep again at once
             stop.wait(interval)
     deliveries.join(timeout=10)
     log.info("worker stopped")

@@ -1,6 +1,5 @@
 """The analysis endpoint over HTTP: a game's decisions scored with the values ``hint``
-gives in the same positions, the seats asked for, strict query, errors, query budget; and
-the accuracy the classroom roster reads (``games.play.analysis.seat_accuracies``).
+gives in the same positions, the seats asked for, strict query, errors, query budget.
 
 Most games here are Forced Yatzy (its table solves in a fraction of a second); one Yahtzee
 game checks the whole path with the Joker rules' ruleset (its table takes seconds).
@@ -12,8 +11,6 @@ from typing import Any
 
 import pytest
 
-from games.models import Game
-from games.play.analysis import seat_accuracies, seat_accuracy
 from scoring.strategy import prepare_table
 from scoring.strategy.analysis import accuracy_of, label_of
 
@@ -248,46 +245,3 @@ def test_only_get_is_allowed(api: Api) -> None:
     game = create(api, [{"name": "Ann"}])
     response = api.client.post(f"/api/v1/games/{game['id']}/analysis/", {}, format="json")
     assert_problem(response, 405, "method_not_allowed")
-
-
-# -- the roster's seam ---------------------------------------------------------------------
-
-
-def test_seat_accuracies_cover_finished_analysable_games_in_one_query(
-    api: Api, django_assert_num_queries: Any
-) -> None:
-    finished = create(api, [{"name": "Ann"}, {"name": "Bot", "computer": "random"}], seed=4)
-    play_carelessly(api, finished, random.Random(4))
-    while api.get(finished)["status"] == "active":
-        api.play_turn(finished)
-    active = create(api, [{"name": "Ann"}], seed=6)
-    api.play_turn(active)
-    other = create(api, [{"name": "Ann"}], "ten-thousand")
-    games = list(Game.objects.filter(pk__in=[finished["id"], active["id"], other["id"]]))
-    answer = analysis(api, finished, "?seats=all")
-
-    with django_assert_num_queries(1):
-        accuracies = seat_accuracies(games=games)
-
-    by_id = {str(game.pk): game for game in games}
-    done = by_id[finished["id"]]
-    assert accuracies == {(done.pk, s["seat"]): s["accuracy"] for s in answer["seats"]}
-    assert seat_accuracy(game=by_id[active["id"]], seat=0) is None
-    assert seat_accuracies(games=[]) == {}
-    # A finished game's figures are cached: asked again, no query at all.
-    with django_assert_num_queries(0):
-        assert seat_accuracy(game=done, seat=0) == answer["seats"][0]["accuracy"]
-
-
-def test_cached_accuracies_are_keyed_by_the_last_event_too(
-    api: Api, django_assert_num_queries: Any
-) -> None:
-    """A finished game's log cannot grow, but the cache key does not rely on it: a game
-    whose last event differs is analysed afresh from its log."""
-    game = create(api, [{"name": "Bot", "computer": "greedy"}], seed=9)
-    done = Game.objects.get(pk=game["id"])
-    first = seat_accuracy(game=done, seat=0)
-    assert first is not None and first < 100
-    done.last_seq += 1
-    with django_assert_num_queries(1):
-        assert seat_accuracy(game=done, seat=0) == first

@@ -37,6 +37,27 @@ def test_metrics_need_the_token(api, token):
     assert_problem(wrong, 401, "not_authenticated")
 
 
+def test_wrong_metrics_tokens_lock_the_address_out_like_wrong_keys(api, token, settings):
+    settings.THROTTLE_RATES = {"failures": "3/minute"}
+    for _ in range(2):
+        wrong = api.client.get("/metrics", HTTP_AUTHORIZATION="Bearer guess")
+        assert_problem(wrong, 401, "not_authenticated")
+    # No token at all is no guess: it is not counted.
+    assert_problem(api.client.get("/metrics"), 401, "not_authenticated")
+    # A wrong API key is the third failure of the same count...
+    assert_problem(api.client.get("/api/v1/me/", HTTP_X_API_KEY="dk_wrong"), 401,
+                   "invalid_api_key")
+    # ...so now the right token is refused too, and so is a key, until the window ends.
+    refused = api.client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert_problem(refused, 429, "throttled")
+    assert 1 <= int(refused["Retry-After"]) <= 61
+    assert_problem(api.client.get("/api/v1/me/", HTTP_X_API_KEY="dk_wrong"), 429, "throttled")
+    # Another address is not affected.
+    other = api.client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}",
+                           REMOTE_ADDR="192.0.2.50")
+    assert other.status_code == 200
+
+
 def test_the_figures_follow_the_work_done(api, token):
     before = figures(api)
     game = api.create(("Ann", "Ben"), ruleset="yatzy", clock={"turn_seconds": 60})
@@ -61,13 +82,15 @@ def test_the_figures_follow_the_work_done(api, token):
 
 
 def test_a_clock_timeout_is_counted(api, token):
+    import datetime as dt
+
     from django.utils import timezone
 
     from games.models import Game
 
     before = figures(api)
     game = api.create(("Ann",), clock={"turn_seconds": 60})
-    Game.objects.filter(pk=game["id"]).update(deadline=timezone.now())
+    Game.objects.filter(pk=game["id"]).update(deadline=timezone.now() - dt.timedelta(seconds=1))
     run_due_work()
     after = figures(api)
     assert after[("dice_clock_timeouts_total", ())] - before.get(

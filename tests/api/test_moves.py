@@ -33,6 +33,17 @@ def test_hold_sets_exactly_the_held_dice(api):
     assert api.events(game)[-1] == {**api.events(game)[-1], "type": "held", "data": {"held": [2]}}
 
 
+def test_the_thirty_first_hold_of_a_turn_is_refused_and_changes_nothing(api):
+    game = api.create()
+    api.ok(game, "roll")
+    for count in range(30):
+        api.ok(game, "hold", {"hold": [count % 5]})
+    before, log = api.get(game), api.events(game)
+    assert_problem(api.move(game, "hold", {"hold": [1]}), 409, "too_many_holds")
+    assert api.get(game) == before and api.events(game) == log
+    assert api.ok(game, "roll")["turn"]["rolls_used"] == 2
+
+
 def test_scoring_fills_the_box_and_passes_the_turn(api):
     game = api.create(("Ann", "Ben"))
     rolled = api.ok(game, "roll")

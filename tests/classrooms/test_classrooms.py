@@ -4,18 +4,24 @@ import statistics
 
 import pytest
 
-from games.models import DEFAULT_QUOTA, ApiKey
+from games.models import ApiKey
 from scoring.strategy import prepare_table
+from tests.api.conftest import run_due_work
 from tests.conftest import by_database
 
 from .conftest import assert_problem
+
+DEFAULT_QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
 
 
 def test_opening_a_classroom_answers_a_join_code_and_a_teacher_key_once(classes):
     response = classes.client.post("/api/v1/classrooms/", {"name": "5B"}, format="json")
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "name", "join_code", "teacher_key", "quota", "created_at"}
+    assert set(body) == {
+        "id", "name", "join_code", "joining", "teacher_key", "quota", "created_at"
+    }
+    assert body["joining"] == "open"
     assert body["name"] == "5B"
     assert body["teacher_key"].startswith("dk_")
     assert body["quota"] == DEFAULT_QUOTA
@@ -153,6 +159,10 @@ def test_the_roster_figures_come_from_the_students_finished_games(classes, setti
     yatzy = classes.play_to_the_end(created)
     # A game without a key is no one's.
     classes.play_to_the_end(classes.create())
+    # Until a worker has kept a finished game's figures, its accuracy is not counted yet.
+    early = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
+    assert early["students"][0]["rulesets"]["yahtzee"]["mean_accuracy"] is None
+    run_due_work()
 
     roster = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
     students = {s["name"]: s for s in roster["students"]}
@@ -181,13 +191,11 @@ def test_the_roster_costs_a_fixed_number_of_queries(classes, django_assert_num_q
     for name in ("Ann", "Ben", "Cleo", "Dan"):
         classes.join(room, name)
         classes.play_to_the_end(classes.create_with(classes.key_of(room, name)).json())
+    run_due_work()
     path = f"/api/v1/classrooms/{room.id}/"
-    # The key, the students, their counts, their figures, their finished games, and the logs
-    # of the games whose accuracy is not in the cache yet (a read closes nothing)...
-    with django_assert_num_queries(6):
-        assert classes.teacher(path, room.teacher_key).status_code == 200
-    # ...which are read once: then the accuracies come from the cache.
-    with django_assert_num_queries(5):
+    # The key, the students, their counts, and their figures with the accuracies kept when
+    # each game finished (a read closes nothing).
+    with django_assert_num_queries(4):
         assert classes.teacher(path, room.teacher_key).status_code == 200
 
 
@@ -340,3 +348,59 @@ def test_a_students_game_costs_no_more_queries_to_read_or_move(
     # The list: the count, the page, the seats.
     with django_assert_num_queries(3):
         assert classes.client.get("/api/v1/games/").json()["results"][0]["student"] == "Ann"
+
+
+def test_the_teacher_closes_and_reopens_joining(classes):
+    room = classes.open()
+    classes.join(room, "Ann")
+    path = f"/api/v1/classrooms/{room.id}/"
+    closed = classes.teacher(path, room.teacher_key, "patch", {"joining": "closed"})
+    assert closed.status_code == 200 and closed.json()["joining"] == "closed"
+    refused = classes.client.post(
+        "/api/v1/classrooms/join/", {"join_code": room.join_code, "name": "Ben"}, format="json"
+    )
+    assert_problem(refused, 409, "joining_closed")
+    roster = classes.teacher(path, room.teacher_key).json()
+    assert [s["name"] for s in roster["students"]] == ["Ann"]
+    # Students who joined before go on playing.
+    assert classes.create_with(classes.key_of(room, "Ann")).status_code == 201
+    opened = classes.teacher(path, room.teacher_key, "patch", {"joining": "open"})
+    assert opened.json()["joining"] == "open"
+    assert classes.join(room, "Ben")["student"]["name"] == "Ben"
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"joining": "shut"}, {"joining": True}, {"joining": None}, {"quota": {}, "x": 1}]
+)
+def test_a_change_of_the_classroom_is_strict(classes, body):
+    room = classes.open()
+    response = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key, "patch", body)
+    assert response.status_code == 400, response.json()
+
+
+def test_a_new_join_code_replaces_the_old_one_at_once(classes):
+    room = classes.open()
+    classes.join(room, "Ann")
+    path = f"/api/v1/classrooms/{room.id}/join-code/"
+    answer = classes.teacher(path, room.teacher_key, "post", {})
+    assert answer.status_code == 200
+    new_code = answer.json()["join_code"]
+    assert set(answer.json()) == {"join_code"} and new_code != room.join_code
+    old = classes.client.post(
+        "/api/v1/classrooms/join/", {"join_code": room.join_code, "name": "Ben"}, format="json"
+    )
+    assert_problem(old, 404, "not_found")
+    read = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
+    assert read["join_code"] == new_code
+    room.join_code = new_code
+    assert classes.join(room, "Ben")["student"]["name"] == "Ben"
+    # Ann's key still works; only the teacher may replace the code.
+    assert classes.create_with(classes.key_of(room, "Ann")).status_code == 201
+    assert_problem(classes.teacher(path, classes.key_of(room, "Ann"), "post", {}), 403,
+                   "forbidden")
+    assert_problem(classes.teacher(path, None, "post", {}), 401, "not_authenticated")
+    assert_problem(classes.teacher(path, room.teacher_key, "post", {"code": "MINE1234"}), 400,
+                   "unknown_field")
+    assert classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()[
+        "join_code"
+    ] == new_code

@@ -240,3 +240,102 @@ def test_the_database_cache_keeps_a_counters_expiry(db, settings, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: later)
     with pytest.raises(ValueError):
         cache.incr("counter")
+
+
+# -- limits no caller can lift -------------------------------------------------------------
+
+
+def test_a_teacher_may_lower_the_quota_but_not_raise_it_above_the_default(classes, settings):
+    settings.CLASSROOM_QUOTA = {"games_per_hour": 100, "advice_per_hour": 200}
+    room = classes.open()
+    path = f"/api/v1/classrooms/{room.id}/"
+    assert classes.teacher(path, room.teacher_key).json()["quota"] == {
+        "games_per_hour": 100, "advice_per_hour": 200
+    }
+    lowered = classes.teacher(path, room.teacher_key, "patch", {"quota": {"games_per_hour": 5}})
+    assert lowered.json()["quota"] == {"games_per_hour": 5, "advice_per_hour": 200}
+    # Back up to the default is a raise within it; one past it is refused, changing nothing.
+    back = classes.teacher(path, room.teacher_key, "patch", {"quota": {"games_per_hour": 100}})
+    assert back.json()["quota"]["games_per_hour"] == 100
+    for quota in ({"games_per_hour": 101}, {"advice_per_hour": 5, "games_per_hour": 1_000_000}):
+        refused = classes.teacher(path, room.teacher_key, "patch", {"quota": quota})
+        assert_problem(refused, 403, "quota_above_default")
+    both = {"quota": {"games_per_hour": 1, "advice_per_hour": 201}, "joining": "closed"}
+    assert_problem(classes.teacher(path, room.teacher_key, "patch", both), 403,
+                   "quota_above_default")
+    read = classes.teacher(path, room.teacher_key).json()
+    assert read["quota"] == {"games_per_hour": 100, "advice_per_hour": 200}
+    assert read["joining"] == "open"
+
+
+def test_a_quota_an_operator_raised_stays_and_the_teacher_may_only_lower_it(classes, settings):
+    from games.models import Classroom
+
+    settings.CLASSROOM_QUOTA = {"games_per_hour": 100, "advice_per_hour": 200}
+    room = classes.open()
+    Classroom.objects.filter(pk=room.id).update(quota={"games_per_hour": 5000})  # the admin
+    path = f"/api/v1/classrooms/{room.id}/"
+    assert classes.teacher(path, room.teacher_key).json()["quota"]["games_per_hour"] == 5000
+    ok = classes.teacher(path, room.teacher_key, "patch", {"quota": {"games_per_hour": 4000}})
+    assert ok.json()["quota"]["games_per_hour"] == 4000
+    refused = classes.teacher(path, room.teacher_key, "patch", {"quota": {"games_per_hour": 5000}})
+    assert_problem(refused, 403, "quota_above_default")
+
+
+def test_the_operators_defaults_hold_for_every_classroom_that_did_not_lower_them(
+    classes, settings
+):
+    settings.THROTTLE_RATES = {}
+    settings.CLASSROOM_QUOTA = {"games_per_hour": 2, "advice_per_hour": 200}
+    room = classes.open()
+    classes.join(room, "Ann")
+    ann = classes.key_of(room, "Ann")
+    assert [classes.create_with(ann).status_code for _ in range(2)] == [201, 201]
+    assert_problem(classes.create_with(ann), 429, "throttled")
+
+
+def test_keys_do_not_multiply_what_one_address_may_do(classes, settings):
+    # Anonymous: 2 games a minute per address; with keys, 3 times that per address in all,
+    # however many classrooms and keys it opens (each key's own quota is far larger).
+    settings.THROTTLE_RATES = {"create": "2/minute"}
+    settings.THROTTLE_KEYED_ADDRESS_FACTOR = 3
+    keys = []
+    for index in range(4):
+        room = classes.open(f"room {index}")
+        keys.append(room.teacher_key)
+        keys.append(classes.join(room, "Ann")["api_key"])
+    answers = [classes.create_with(key).status_code for key in keys]
+    assert answers.count(201) == 6
+    assert answers[6:] == [429, 429]
+    # Another address, with the same keys, has a ceiling of its own.
+    other = classes.client.post(
+        "/api/v1/games/", {"ruleset": "yahtzee", "players": [{"name": "Ann"}]}, format="json",
+        HTTP_X_API_KEY=keys[-1], REMOTE_ADDR="192.0.2.77",
+    )
+    assert other.status_code == 201
+
+
+def test_the_default_ceiling_is_ten_times_the_anonymous_limits():
+    assert defaults.THROTTLE_KEYED_ADDRESS_FACTOR == 10
+    assert defaults.THROTTLE_RATES["records"] == "30/minute"
+    assert defaults.CLASSROOM_QUOTA == {"games_per_hour": 6000, "advice_per_hour": 10000}
+
+
+def test_records_and_their_checks_have_limits_of_their_own(classes, settings):
+    settings.THROTTLE_RATES = {"records": "2/minute"}
+    game = classes.create()
+    path = f"/api/v1/games/{game['id']}/record/"
+    assert [classes.client.get(path).status_code for _ in range(2)] == [200, 200]
+    assert_problem(classes.client.get(path), 429, "throttled")
+    record = classes.client.get(path, REMOTE_ADDR="192.0.2.9").json()
+    verify = "/api/v1/records/verify/"
+    checks = [classes.client.post(verify, record, format="json").status_code for _ in range(3)]
+    assert checks == [200, 200, 429]
+    # A key counts on its own, and its address still has a ceiling (10 times, by default).
+    room = classes.open()
+    key = classes.join(room, "Ann")["api_key"]
+    answers = [
+        classes.client.get(path, HTTP_X_API_KEY=key, REMOTE_ADDR="192.0.2.10").status_code
+        for _ in range(3)
+    ]
+    assert answers == [200, 200, 429]

@@ -23,7 +23,7 @@ def live_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServi
         # make each test depend on how many games the ones before it created.
         env = service_env(
             folder, database_url, THROTTLE_CREATE="", THROTTLE_MOVES="", THROTTLE_ADVICE="",
-            THROTTLE_CLASSROOMS="", THROTTLE_FAILURES="",
+            THROTTLE_CLASSROOMS="", THROTTLE_FAILURES="", THROTTLE_RECORDS="",
         )
         manage(env, "migrate", "--noinput")
         # As `make run` does: the strategy tables are ready before the service serves (the

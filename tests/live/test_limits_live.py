@@ -133,3 +133,42 @@ def test_a_bot_plays_back_to_back_under_the_default_limits(default_service):
     call_command("play_bot", url=default_service.url, games=8, stdout=out)
     printed = out.getvalue()
     assert "games 8/8" in printed and "refused (429) 0" in printed
+
+
+@pytest.fixture(params=CACHES)
+def keyed_services(request, tmp_path_factory) -> Iterator[list[LiveService]]:  # noqa: ANN001
+    """Two servers of two workers each, with a small ceiling for an address with keys."""
+    folder = tmp_path_factory.mktemp(f"keyed-{request.param}")
+    yield from _serve(
+        folder,
+        request.param,
+        {"THROTTLE_CREATE": "3/day", "THROTTLE_KEYED_ADDRESS_FACTOR": "2",
+         "THROTTLE_FAILURES": ""},
+        servers=2,
+    )
+
+
+def test_one_address_with_many_classrooms_stays_under_its_ceiling(keyed_services):
+    keys = []
+    for n in range(4):
+        status, room = keyed_services[n % 2].call("POST", "/api/v1/classrooms/", {"name": f"R{n}"})
+        assert status == 201, room
+        raised = keyed_services[n % 2].call(
+            "PATCH", f"/api/v1/classrooms/{room['id']}/",
+            {"quota": {"games_per_hour": 1_000_000}}, key=room["teacher_key"],
+        )
+        assert (raised[0], raised[1]["code"]) == (403, "quota_above_default")
+        status, joined = keyed_services[n % 2].call(
+            "POST", "/api/v1/classrooms/join/", {"join_code": room["join_code"], "name": "Ann"}
+        )
+        assert status == 201, joined
+        keys += [room["teacher_key"], joined["api_key"]]
+    body = {"ruleset": "yahtzee", "players": [{"name": "Ann"}]}
+    statuses = [
+        keyed_services[i % 2].call("POST", "/api/v1/games/", body, key=keys[i % len(keys)])[0]
+        for i in range(2 * len(keys))
+    ]
+    # Each key's own quota (6,000 an hour) is far away: the address's ceiling, 2 x 3 a day,
+    # is what stops them, across both servers' worker processes.
+    assert statuses.count(201) == 6, statuses
+    assert statuses.count(429) == 2 * len(keys) - 6, statuses

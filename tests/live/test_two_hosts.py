@@ -81,7 +81,8 @@ def deployment(folder: Path) -> Iterator[Deployment]:
         prefix = f"two-hosts-{uuid.uuid4().hex[:8]}"
         shared = {
             "THROTTLE_CREATE": "", "THROTTLE_MOVES": "", "THROTTLE_ADVICE": "",
-            "THROTTLE_CLASSROOMS": "", "THROTTLE_FAILURES": "", "WEBHOOK_ALLOW_PRIVATE": "true",
+            "THROTTLE_CLASSROOMS": "", "THROTTLE_FAILURES": "", "THROTTLE_RECORDS": "",
+            "WEBHOOK_ALLOW_PRIVATE": "true",
             "CACHE_KEY_PREFIX": prefix,
         }
         if _redis_answers():

@@ -345,3 +345,30 @@ def test_a_successful_move_does_not_modify_the_given_state():
         assert outcome.state is not state
         state = outcome.state
     assert state["cards"][0]["full_house"] == 25
+
+
+# -- a bounded log ---------------------------------------------------------------------
+
+
+def test_a_turn_takes_thirty_holds_and_refuses_the_next_changing_nothing():
+    table = Table()
+    table.roll(1, 2, 3, 4, 5)
+    for count in range(30):
+        table.hold([count % 5])
+    assert table.view().turn["held"] == [False, False, False, False, True]
+    refused("too_many_holds", table, "hold", {"hold": [0]})
+    # Rolling and filling a box are still open; the next turn starts a new count.
+    table.roll(6, 6, 6, 6)
+    table.fill("chance")
+    table.roll(1, 1, 1, 1, 1)
+    for _ in range(30):
+        table.hold([0])
+    refused("too_many_holds", table, "hold", {"hold": []})
+
+
+def test_a_state_saved_before_holds_were_counted_counts_from_its_next_hold():
+    table = Table()
+    table.roll(1, 2, 3, 4, 5)
+    del table.state["holds"]
+    table.hold([0])
+    assert table.state["holds"] == 1

@@ -48,6 +48,12 @@ export class ClassroomScreen {
     document.title = `${this.classroom.name} · Teaching · Dice games`;
     this.problem = alertBox();
     this.joinCode = h("p", { class: "join-code", id: "join-code" }, "…");
+    this.joiningText = h("p", { class: "help", id: "joining-text" });
+    this.joiningStatus = h("p", { class: "done", role: "status", "aria-live": "polite" });
+    this.joiningProblem = alertBox();
+    this.joiningButton = h("button", {
+      type: "button", "data-key": "joining", onclick: (event) => this.switchJoining(event.currentTarget),
+    }, "Close joining");
     this.rosterStatus = h("p", { class: "visually-hidden", role: "status", "aria-live": "polite" });
     this.roster = h("div", { class: "table-wrap" }, h("p", {}, "Loading the students…"));
     this.list = h("div", {}, h("p", {}, "Loading the assignments…"));
@@ -69,7 +75,17 @@ export class ClassroomScreen {
         h("h2", { id: "join-title" }, "Join code"),
         this.joinCode,
         h("p", { class: "help" }, "Hand this code to your students: each joins with it and " +
-          "their name, and gets a key of their own for their games.")),
+          "their name, and gets a key of their own for their games."),
+        this.joiningText,
+        h("div", { class: "row" },
+          this.joiningButton,
+          h("button", {
+            type: "button", "data-key": "new-code", onclick: (event) => this.replaceCode(event.currentTarget),
+          }, "Replace the code")),
+        h("p", { class: "help" }, "Closing joining keeps everyone who joined; replacing the " +
+          "code stops the old one at once (students who joined keep their keys)."),
+        this.joiningProblem,
+        this.joiningStatus),
       h("section", { class: "card", "aria-labelledby": "students-title" },
         h("h2", { id: "students-title" }, "Students"),
         this.rosterStatus,
@@ -156,11 +172,57 @@ export class ClassroomScreen {
     }
     this.problem.hidden = true;
     this.classroom = classroom;
-    this.joinCode.textContent = classroom.join_code;
+    this.drawJoining();
     this.drawRoster(classroom.students);
     this.assignments = assignments;
     this.drawList();
     return true;
+  }
+
+  // -- who may join: open or closed, and the code --------------------------------------------
+
+  drawJoining() {
+    const open = this.classroom.joining === "open";
+    this.joinCode.textContent = this.classroom.join_code;
+    this.joinCode.classList.toggle("closed", !open);
+    this.joiningText.textContent = open
+      ? "Joining is open: anyone with the code can join."
+      : "Joining is closed: nobody can join with the code until you reopen it.";
+    this.joiningButton.textContent = open ? "Close joining" : "Reopen joining";
+  }
+
+  async switchJoining(button) {
+    const joining = this.classroom.joining === "open" ? "closed" : "open";
+    await this.change(button, async () => {
+      const classroom = await request("PATCH", this.path(), { key: this.key, body: { joining } });
+      this.classroom = classroom;
+      this.drawRoster(classroom.students);
+      return joining === "open" ? "Joining is open again." : "Joining is closed.";
+    });
+  }
+
+  async replaceCode(button) {
+    await this.change(button, async () => {
+      const { join_code: code } = await request("POST", this.path("join-code/"), { key: this.key, body: {} });
+      this.classroom = { ...this.classroom, join_code: code };
+      return `The new join code is ${code}; the old one no longer works.`;
+    });
+  }
+
+  /** One change of the joining: the button waits for it, the result is announced. */
+  async change(button, send) {
+    button.disabled = true;
+    this.joiningProblem.hidden = true;
+    this.joiningStatus.textContent = "";
+    try {
+      this.joiningStatus.textContent = await send();
+      this.drawJoining();
+    } catch (error) {
+      showProblem(this.joiningProblem, error);
+    } finally {
+      button.disabled = false;
+      button.focus();
+    }
   }
 
   drawRoster(students) {

@@ -4,7 +4,10 @@ service (``tests/live/conftest.py``).
 Every test gets a fresh browser context that records each request its pages make and every
 console error; after the test, no request may have left the service's own host and the
 console must have shown no error. Requests to any other host are aborted, so a page that
-tries one fails here even on a machine with internet access.
+tries one fails here even on a machine with internet access. Every page also reports each
+breach of its Content-Security-Policy (the browser's ``securitypolicyviolation`` event, seen
+by a script the browser runs in every page before the page's own): after the test, none
+may have been reported.
 """
 
 import os
@@ -31,6 +34,15 @@ SKIP_REASON = (
     "install it with `apt-get install chromium`"
 )
 TIMEOUT_MS = 15_000
+# Run in every page before its own scripts: each breach of the page's Content-Security-Policy
+# goes to the test (through a binding, which the policy does not govern).
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.reportPolicyViolation(
+    `${event.violatedDirective} blocked ${event.blockedURI || "inline"} ` +
+    `at ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -67,6 +79,7 @@ class Recorder:
     requests: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     allowed_errors: list[str] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
 
     def foreign(self) -> list[str]:
         return [url for url in self.requests if not self.is_own(url)]
@@ -109,6 +122,10 @@ def new_device(chromium, live_service: LiveService) -> Iterator[Callable[..., De
 
         context.on("request", on_request)
         context.route("**/*", guard)
+        context.expose_binding(
+            "reportPolicyViolation", lambda source, text: recorder.violations.append(text)
+        )
+        context.add_init_script(REPORT_VIOLATIONS)
         page = context.new_page()
 
         def on_console(message) -> None:
@@ -130,6 +147,8 @@ def new_device(chromium, live_service: LiveService) -> Iterator[Callable[..., De
         errors = device.recorder.unexpected_errors()
         if errors:
             problems.append(f"device {index} console errors: {errors}")
+        if device.recorder.violations:
+            problems.append(f"device {index} broke its pages' policy: {device.recorder.violations}")
         device.context.close()
     assert not problems, "\n".join(problems)
 

@@ -310,3 +310,37 @@ def test_a_teacher_key_brings_the_classroom_back_and_a_students_key_is_refused(
     expect(page.get_by_role("heading", level=1)).to_have_text("Teaching")
     assert page.evaluate("() => sessionStorage.length") == 0
     assert expect_every_control_named(page) >= 4
+
+
+def test_the_teacher_closes_joining_reopens_it_and_replaces_the_code(device, live_service):
+    page = device.page
+    status, room = api(live_service, "POST", "/classrooms/", {"name": "7D"})
+    assert status == 201, room
+    page.goto("/teach/")
+    page.get_by_label("Teacher key", exact=True).fill(room["teacher_key"])
+    button(page, "Continue with the key").click()
+    region = page.get_by_role("region", name="Join code")
+    expect(region).to_contain_text(room["join_code"])
+    expect(region).to_contain_text("Joining is open")
+
+    button(page, "Close joining").click()
+    expect(page.get_by_role("status").filter(has_text="Joining is closed.")).to_be_visible()
+    expect(region).to_contain_text("Joining is closed: nobody can join")
+    refused, body = api(live_service, "POST", "/classrooms/join/",
+                        {"join_code": room["join_code"], "name": "Ann"})
+    assert (refused, body["code"]) == (409, "joining_closed")
+
+    button(page, "Reopen joining").click()
+    expect(region).to_contain_text("Joining is open")
+    join(live_service, room["join_code"], "Ann")
+
+    button(page, "Replace the code").click()
+    expect(page.get_by_role("status").filter(has_text="new join code")).to_be_visible()
+    status, read = api(live_service, "GET", f"/classrooms/{room['id']}/", key=room["teacher_key"])
+    assert status == 200 and read["join_code"] != room["join_code"]
+    expect(page.locator("#join-code")).to_have_text(read["join_code"])
+    old, body = api(live_service, "POST", "/classrooms/join/",
+                    {"join_code": room["join_code"], "name": "Ben"})
+    assert (old, body["code"]) == (404, "not_found")
+    join(live_service, read["join_code"], "Ben")
+    assert expect_every_control_named(page) >= 6

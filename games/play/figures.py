@@ -1,0 +1,62 @@
+"""A finished game's figures, kept once: how accurately each seat played.
+
+The roster and an assignment's results show the mean accuracy of a whole class's games;
+computed from every game's log on each read, a class of 300 students with 20 games each
+would replay 6,000 logs per request. So a student's finished game is due for its figures
+until they are kept (``Game.figures_kept``): a worker's sweep (``games.work``) finds it,
+analyses it once and stores each seat's accuracy on its row (``Player.accuracy``); the
+reads only average stored numbers. Games that finished before figures were kept are found
+the same way, with no backfill of their own.
+
+The analysis needs the ruleset's strategy table: where it is missing, the figures are put
+off (:class:`TableMissing`, the sweep tries again after a growing wait) while the table is
+built in the background. Only classroom games are kept this way: they are the ones whose
+figures are read together (a public game's analysis is its own endpoint's, computed from its
+log when asked).
+"""
+
+from collections.abc import Collection
+from typing import Any
+
+from games.models import Game, Player
+from games.play.analysis import analysable, analysis_of
+from games.play.strategy import build_in_background
+from scoring.match import GameStatus
+from scoring.strategy import StaleTable
+
+
+class TableMissing(RuntimeError):
+    """The strategy table a game's analysis needs is not built yet (it is being built)."""
+
+
+def figures_due(*, passed_over: Collection[Any] = ()) -> Any | None:
+    """The id of a student's finished game whose figures are not kept yet, locked until the
+    transaction ends (games others hold, and ``passed_over``, skipped); None if none."""
+    due = (
+        Game.objects.select_for_update(skip_locked=True)
+        .filter(status=GameStatus.FINISHED, student__isnull=False, figures_kept=False)
+        .exclude(pk__in=list(passed_over))
+        .order_by("finished_at")
+    )
+    return due.values_list("pk", flat=True).first()
+
+
+def figures_keep(*, game_id: Any) -> None:
+    """Store the accuracy of every seat of the game (none for a ruleset without analysis),
+    and mark its figures kept. Raises :class:`TableMissing` (nothing stored) while its
+    strategy table is missing, after starting its build in the background."""
+    game = Game.objects.get(pk=game_id)
+    if analysable(game.ruleset):
+        players = list(Player.objects.filter(game=game))
+        try:
+            analysis = analysis_of(game, [p.seat for p in players], build_missing=False)
+        except (FileNotFoundError, StaleTable) as missing:
+            build_in_background(ruleset_id=game.ruleset, options=game.options)
+            raise TableMissing(f"{game.ruleset} {game.options}: its table is being built") from (
+                missing
+            )
+        by_seat = {seat.seat: seat.accuracy for seat in analysis.seats}
+        for player in players:
+            player.accuracy = by_seat.get(player.seat)
+        Player.objects.bulk_update(players, ["accuracy"])
+    Game.objects.filter(pk=game.pk).update(figures_kept=True)

@@ -1,0 +1,103 @@
+"""A finished student game's figures: kept once by a worker, read by the roster and the
+results, and filled in for the games finished before they were kept (found the same way)."""
+
+import importlib
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+
+from games.models import Game, Player
+from games.play import figures
+from scoring.strategy import prepare_table
+from tests.api.conftest import run_due_work
+
+LIMITS_MIGRATION = importlib.import_module("games.migrations.0012_limits")
+
+
+@pytest.fixture
+def forced(settings) -> None:  # noqa: ANN001
+    """Forced Yatzy: its table solves in a fraction of a second."""
+    prepare_table("forced-yatzy", {}, settings.STRATEGY_DIR)
+
+
+def finished_game(classes, room, name: str = "Ann") -> dict:  # noqa: ANN001
+    created = classes.create_with(
+        classes.key_of(room, name),
+        ruleset="forced-yatzy",
+        players=[{"name": name}, {"name": "Bot", "computer": "greedy"}],
+    ).json()
+    return classes.play_to_the_end(created)
+
+
+def test_a_worker_keeps_every_seats_accuracy_once_the_game_finishes(classes, forced):
+    room = classes.open()
+    classes.join(room, "Ann")
+    game = finished_game(classes, room)
+    assert list(Player.objects.filter(game_id=game["id"]).values_list("accuracy", flat=True)) == [
+        None, None
+    ]
+    run_due_work()
+    kept = dict(Player.objects.filter(game_id=game["id"]).values_list("seat", "accuracy"))
+    answer = classes.client.get(f"/api/v1/games/{game['id']}/analysis/?seats=all").json()
+    assert kept == {seat["seat"]: seat["accuracy"] for seat in answer["seats"]}
+    assert kept[0] is not None
+
+
+def test_only_a_students_finished_game_leaves_figures_to_keep(classes, forced):
+    room = classes.open()
+    classes.join(room, "Ann")
+    classes.play_to_the_end(classes.create(ruleset="forced-yatzy"))  # no one's
+    classes.create_with(classes.key_of(room, "Ann"), ruleset="forced-yatzy")  # not finished
+    assert figures.figures_due() is None
+    maxi = classes.play_to_the_end(
+        classes.create_with(classes.key_of(room, "Ann"), ruleset="maxi-yatzy").json()
+    )  # a ruleset without analysis: kept with no accuracy
+    run_due_work()
+    assert Game.objects.get(pk=maxi["id"]).figures_kept
+    assert Player.objects.get(game_id=maxi["id"]).accuracy is None
+    assert figures.figures_due() is None
+
+
+def test_a_missing_table_puts_the_figures_off_not_away(classes, forced, settings, tmp_path: Path,
+                                                      monkeypatch):
+    room = classes.open()
+    classes.join(room, "Ann")
+    game = finished_game(classes, room)
+    built = []
+    monkeypatch.setattr(figures, "build_in_background", lambda **table: built.append(table))
+    settings.STRATEGY_DIR = tmp_path  # no table here
+    run_due_work()
+    assert built == [{"ruleset_id": "forced-yatzy", "options": game["options"]}]
+    assert Player.objects.get(game_id=game["id"], seat=0).accuracy is None
+    assert not Game.objects.get(pk=game["id"]).figures_kept  # still due: tried again later
+    assert figures.figures_due() is not None
+
+
+def test_the_games_finished_before_are_filled_in_too(classes, forced):
+    room = classes.open()
+    for name in ("Ann", "Ben", "Cleo"):
+        classes.join(room, name)
+    games = [finished_game(classes, room, name) for name in ("Ann", "Ben", "Cleo")]
+    # As if they had finished before figures were kept: the migration leaves them not kept.
+    Game.objects.update(figures_kept=False)
+    Player.objects.update(accuracy=None)
+    run_due_work()
+    seats = Player.objects.filter(game_id__in=[g["id"] for g in games], seat=0)
+    assert all(accuracy is not None for accuracy in seats.values_list("accuracy", flat=True))
+
+
+def test_the_migration_keeps_only_a_teachers_lowering_of_the_quota(classes, settings):
+    from games.models import Classroom
+
+    room = classes.open()
+    other = classes.open("6A")
+    Classroom.objects.filter(pk=room.id).update(
+        quota={"games_per_hour": 1_000_000, "advice_per_hour": 50}
+    )
+    Classroom.objects.filter(pk=other.id).update(
+        quota={"games_per_hour": 6000, "advice_per_hour": 10000}
+    )
+    LIMITS_MIGRATION.quotas_within_defaults(apps, None)
+    assert Classroom.objects.get(pk=room.id).quota == {"advice_per_hour": 50}
+    assert Classroom.objects.get(pk=other.id).quota == {}
