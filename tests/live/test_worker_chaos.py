@@ -1,9 +1,14 @@
 """Work outside requests survives what kills workers and connections (PostgreSQL): a worker
 killed with ``kill -9`` inside a clock's firing or a webhook attempt leaves its work to
 another; a worker whose connections are cut again and again, then refused for a while,
-keeps firing clocks once the database answers again."""
+keeps firing clocks once the database answers again; a worker whose host's clock runs 30 s
+ahead (libfaketime) fires no clock early."""
 
+import datetime as dt
+import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -15,8 +20,9 @@ import pytest
 from psycopg import sql
 
 from tests.conftest import on_postgres
+from tests.processes import stop
 
-from .service import LiveService, manage, service_env, serving, throwaway_database, working
+from .service import ROOT, LiveService, manage, service_env, serving, throwaway_database, working
 
 pytestmark = pytest.mark.skipif(not on_postgres(), reason="needs PostgreSQL (DATABASE_URL)")
 
@@ -205,3 +211,34 @@ def test_a_worker_outlives_its_connections_cut_and_the_database_refusing_them(ch
         assert wait_for(lambda: all(timeouts(service, g) == 1 for g in games), 60)
         assert time.monotonic() - back < 60
         assert survivor.poll() is None
+
+
+@pytest.mark.skipif(shutil.which("faketime") is None, reason="needs Debian's faketime")
+def test_a_worker_whose_clock_runs_ahead_fires_no_clock_early(chaos):
+    service, env, folder = chaos
+    game = clocked_game(service)
+    due_in(service.database_url, game, 6)
+    with psycopg.connect(service.database_url, autocommit=True) as conn:
+        deadline = conn.execute(
+            "SELECT deadline FROM games_game WHERE id = %s", [game["id"]]
+        ).fetchone()[0]
+    with (folder / "ahead.log").open("ab") as output:
+        ahead = subprocess.Popen(
+            ["faketime", "-f", "+30s", sys.executable, "manage.py", "run_worker",
+             "--interval", "0.2"],
+            # The host's wall clock runs ahead; its monotonic clock, which times waits, is
+            # left alone (libfaketime would otherwise stretch every timed wait).
+            cwd=ROOT, env={**env, "FAKETIME_DONT_FAKE_MONOTONIC": "1"}, stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        # By the database's clock (this machine's own), nothing fires before the deadline...
+        while dt.datetime.now(dt.UTC) < deadline - dt.timedelta(seconds=0.3):
+            assert timeouts(service, game) == 0, "fired before its deadline"
+            time.sleep(0.1)
+        # ...and it fires within 5 seconds after it. (The event's own created_at is the
+        # fast host's time; the test times the firing by its own clock.)
+        assert wait_for(lambda: timeouts(service, game) == 1, 20), service.log_tail()
+        assert dt.datetime.now(dt.UTC) - deadline < dt.timedelta(seconds=5)
+    finally:
+        stop(ahead)
