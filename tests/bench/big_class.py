@@ -5,8 +5,8 @@
 
 Makes a database of its own (Django's test database of the configured one, dropped at the
 end), a classroom of ``--students`` students and an assignment of ``--games`` games that
-every student has finished, with each game's figures kept as a task worker keeps them when
-the game finishes (``games.play.figures``). Then asks, in-process through Django's test
+every student has finished, with each game's figures kept as a worker keeps them once
+the game has finished (``games.play.figures``). Then asks, in-process through Django's test
 client with the teacher's key, ``--runs`` times each: the results as JSON, the results as
 CSV, and the classroom with its roster. Prints, per request, the queries (calls to the
 database) and the fastest, median and slowest time.
@@ -47,6 +47,7 @@ def fill(students: int, games: int) -> tuple[str, str, str]:
             ruleset="yahtzee", status="finished", ranked=False, classroom=room, student=pupil,
             assignment=work, assignment_game=k, due_at=work.due_at, finished_at=now,
             dice_secret="00" * 32, client_seed=f"game-{k}", dice_sealed=True,
+            figures_kept=True,
         )
         for pupil in pupils
         for k in range(1, games + 1)
