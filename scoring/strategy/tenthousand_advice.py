@@ -157,8 +157,10 @@ def advise_position(
 def check_position(options: Mapping[str, Any], position: Position) -> None:
     """Refuse, with the engine's codes, a position no game of these options reaches."""
     target = options["target"]
+    # In a final round the others' totals may have reached the target.
+    top = MOST_POINTS * 2 if position.lead is not None else target - 1
     for index, total in enumerate((position.own, *position.others)):
-        if type(total) is not int or not 0 <= total < target or total % POINTS_STEP:
+        if type(total) is not int or not 0 <= total <= top or total % POINTS_STEP:
             raise RuleError(
                 "invalid",
                 f"a total is a whole multiple of {POINTS_STEP} from 0 to below the target "
