@@ -291,6 +291,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "AnalysisMethodEnum": "games.api.schema.enums.ANALYSIS_METHODS",
         "MethodEnum": ["optimal", "heuristic"],  # hints and advice
+        "SolvedMethodEnum": ["optimal", "approximate"],  # Ten Thousand's advice and analysis
+        "ObjectiveEnum": ["win_probability", "expected_turns"],
         "RulesetIdEnum": "games.api.schema.enums.RULESET_IDS",
         "BoxIdEnum": "games.api.schema.enums.BOX_IDS",
         "MoveEnum": "games.api.schema.enums.MOVES",

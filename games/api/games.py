@@ -10,6 +10,7 @@ from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
+    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_view,
 )
@@ -39,7 +40,14 @@ from games.api.requests import (
     StartIn,
 )
 from games.api.schema import docs
-from games.api.schema.responses import AnalysisOut, EventOut, GameOut, HintOut
+from games.api.schema.responses import (
+    AnalysisOut,
+    EventOut,
+    GameOut,
+    HintOut,
+    TenThousandAnalysisOut,
+    TenThousandHintOut,
+)
 from games.classrooms.assignments import assignments_close_due
 from games.http.auth import SeatTokenAuthentication, request_student
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
@@ -308,14 +316,26 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Advice for the current seat",
-        description="The recommended move and the expected final score of every option "
-        "(each distinct keep and each legal box), from the solved optimal-strategy tables "
-        "(Yahtzee with any options, Yatzy, Forced Yatzy). The advice is solitaire-optimal: in "
-        "a game of several seats it maximises the seat's own expected score and ignores the "
-        "others'. Maxi Yatzy and Ten Thousand have no table: the hint is then the move of the "
-        "strongest computer player (`method: heuristic`), with no expected values.",
-        responses={200: HintOut, **docs.problems(404, 409, 429, strategy=True)},
-        examples=[docs.HINT_EXAMPLE],
+        description="Box games: the recommended move and the expected final score of every "
+        "option (each distinct keep and each legal box), from the solved optimal-strategy "
+        "tables (Yahtzee with any options, Yatzy, Forced Yatzy). That advice is "
+        "solitaire-optimal: in a game of several seats it maximises the seat's own expected "
+        "score and ignores the others'. Maxi Yatzy has no table: the hint is then the move "
+        "of the strongest computer player (`method: heuristic`), with no expected values.\n\n"
+        "Ten Thousand (`TenThousandHintOut`): every distinct option of the throw to decide "
+        "on (or, before the turn's first throw, throwing and passing) with its value in the "
+        "game's objective: the chance of winning while exactly two seats are in the game, "
+        "the expected turns still to play alone; `method: approximate` with three or more "
+        "seats, a final round or a target above 10,000.",
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="HintAnswer",
+                serializers=[HintOut, TenThousandHintOut],
+                resource_type_field_name=None,
+            ),
+            **docs.problems(404, 409, 429, strategy=True),
+        },
+        examples=[docs.HINT_EXAMPLE, docs.TEN_THOUSAND_HINT_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def hint(self, request: Request, pk: str) -> Response:
@@ -330,12 +350,16 @@ class GameViewSet(viewsets.GenericViewSet):
         description=docs.ANALYSIS_DESCRIPTION,
         parameters=[AnalysisQuery],
         responses={
-            200: AnalysisOut,
+            200: PolymorphicProxySerializer(
+                component_name="AnalysisAnswer",
+                serializers=[AnalysisOut, TenThousandAnalysisOut],
+                resource_type_field_name=None,
+            ),
             **docs.problems(404, 429, strategy=True),
             **docs.ANALYSIS_QUERY_REFUSED,
             **docs.ANALYSIS_UNAVAILABLE,
         },
-        examples=[docs.ANALYSIS_EXAMPLE],
+        examples=[docs.ANALYSIS_EXAMPLE, docs.TEN_THOUSAND_ANALYSIS_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def analysis(self, request: Request, pk: str) -> Response:

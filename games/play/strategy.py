@@ -27,9 +27,11 @@ from django.db.models import Exists, OuterRef
 
 from games.models import Game, Player
 from games.play.errors import ServiceError
-from scoring import RuleError
+from scoring import RuleError, get_ruleset
 from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
 from scoring.strategy.model import resolve
+from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
+from scoring.tenthousand import TenThousand
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ _lock = threading.Lock()
 # options queues them rather than solving them all at once on the request threads' cores.
 _build_slot = threading.Semaphore(1)
 _builds: dict[tuple[str, str, tuple[tuple[str, Any], ...]], threading.Thread] = {}
+TEN_THOUSAND = "ten-thousand"
 
 
 def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Strategy:
@@ -66,6 +69,23 @@ def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Stra
     )
 
 
+def ten_thousand_tables(*, options: Mapping[str, Any]) -> SolvedTables:
+    """Ten Thousand's solved tables for these (validated) options' bank minimum, read
+    from ``STRATEGY_DIR`` if this process has not loaded them yet; never built here (503
+    ``strategy_unavailable`` after starting the build in the background, as above)."""
+    folder = settings.STRATEGY_DIR
+    try:
+        return load_tables(options["bank_minimum"], folder, build_missing=False)
+    except (FileNotFoundError, StaleTable):
+        pass
+    build_in_background(ruleset_id=TEN_THOUSAND, options=options)
+    raise ServiceError(
+        "strategy_unavailable",
+        f"the solved tables of Ten Thousand with a bank minimum of {options['bank_minimum']} "
+        f"are being built; try again in {RETRY_AFTER} seconds",
+    )
+
+
 def strategy_require(*, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
     """Make sure the table an ``optimal`` computer seat of this ruleset plays from is loaded,
     before the caller takes a game lock (see :func:`strategy_load` for the 503).
@@ -73,10 +93,11 @@ def strategy_require(*, ruleset_id: str, options: Mapping[str, Any] | None) -> N
     A no-op for rulesets whose computers need no table, and for input the caller refuses
     anyway (an unknown ruleset, bad options): the caller's own checks answer those.
     """
-    if ruleset_id not in SUPPORTED:
-        return
     try:
-        strategy_load(ruleset_id=ruleset_id, options=options)
+        if ruleset_id == TEN_THOUSAND:
+            ten_thousand_tables(options=get_ruleset(ruleset_id).validate_options(options))
+        elif ruleset_id in SUPPORTED:
+            strategy_load(ruleset_id=ruleset_id, options=options)
     except ServiceError:
         raise
     except RuleError:
@@ -101,7 +122,11 @@ def game_strategy_require(*, game_id: Any) -> None:
 def build_in_background(*, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
     """Start building this table in a thread, unless this process builds it already."""
     folder = settings.STRATEGY_DIR
-    ruleset, full = resolve(ruleset_id, options)
+    ruleset = get_ruleset(ruleset_id)
+    if isinstance(ruleset, TenThousand):
+        full = {"bank_minimum": ruleset.validate_options(options)["bank_minimum"]}
+    else:
+        ruleset, full = resolve(ruleset_id, options)
     key = (str(folder), ruleset.id, tuple(sorted(full.items())))
     with _lock:
         running = _builds.get(key)
@@ -129,7 +154,10 @@ def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> None:
     try:
         with _build_slot:
             started = time.perf_counter()
-            _, built = prepare_table(ruleset_id, options, folder)
+            if ruleset_id == TEN_THOUSAND:
+                _, built = prepare_tables(options["bank_minimum"], folder)
+            else:
+                _, built = prepare_table(ruleset_id, options, folder)
     except Exception:  # a thread has no caller to tell: log it; the next request retries
         logger.exception("building the strategy table for %s %s failed", ruleset_id, options)
         return

@@ -83,14 +83,6 @@ class TenThousandAdvice:
                 return value
         raise KeyError(option)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "objective": self.objective,
-            "best": self.best,
-            "options": [{"option": option, "value": value} for option, value in self.options],
-        }
-
 
 def exact(options: Mapping[str, Any], seats_in_play: int) -> bool:
     """Whether the solver's tables answer exactly for these options and seats."""
