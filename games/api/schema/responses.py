@@ -213,9 +213,8 @@ class HealthBody(TypedDict):
 
 
 class AdviceOptionBody(TypedDict):
-    action: Literal["roll", "score", "bank", "pass"]
+    action: Literal["roll", "score"]
     hold: NotRequired[list[int]]
-    set_aside: NotRequired[list[int]]
     category: NotRequired[BoxId]
     points: NotRequired[Annotated[int, "What the box takes now."]]
     expected_final: NotRequired[float]
@@ -225,7 +224,7 @@ class AdviceBody(TypedDict):
     method: Annotated[
         Literal["optimal", "heuristic"],
         "optimal: from the solved strategy tables; heuristic: the strongest computer "
-        "player's move (Maxi Yatzy, Ten Thousand), without expected values.",
+        "player's move (Maxi Yatzy), without expected values.",
     ]
     expected_final: Annotated[
         float | None,
