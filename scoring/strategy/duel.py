@@ -91,6 +91,10 @@ def main() -> None:
           f"95% CI [{low:.4f}, {high:.4f}] (Wilson)")
     print(f"  when starting: {statistics.mean(starting):.4f} over {len(starting)} games; "
           f"when second: {statistics.mean(replying):.4f} over {len(replying)} games")
+    first_seat = sum(score(0, game) for _, game in played)
+    low0, high0 = wilson(first_seat, n)
+    print(f"the first seat to throw won {first_seat / n:.4f} of the games, "
+          f"95% CI [{low0:.4f}, {high0:.4f}]")
     print(f"mean game length: {statistics.mean(turns):.2f} turns (both players), "
           f"{statistics.mean(rounds):.2f} rounds; "
           f"mean moves {statistics.mean(game.moves for _, game in played):.1f}")

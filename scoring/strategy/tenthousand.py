@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from ..commands import Bank, Command, Pass, Roll
 from ..tenthousand import DICE, scoring_positions, selection_value
-from .tenthousand_advice import PASS, advise_state
+from .tenthousand_advice import PASS, Option, advise_state
 from .tenthousand_tables import load_tables
 
 
@@ -175,13 +175,17 @@ def optimal_move(
     if state["dice"] is None:
         return Roll()  # throwing is never worse than passing a turn that has not begun
     tables = load_tables(options["bank_minimum"], folder)
-    best = advise_state(tables, state, options).best
-    if best == PASS:
+    return command_of(state, advise_state(tables, state, options).best)
+
+
+def command_of(state: Mapping[str, Any], option: Option) -> Command:
+    """The move that takes an advice's option in a turn after a throw."""
+    if option == PASS:
         return Pass()
-    assert isinstance(best, dict)
+    assert isinstance(option, dict)
     dice, free, _ = _turn(state)
-    positions = tuple(positions_of(dice, free, best["keep"]))
-    return Bank(set_aside=positions) if best["then"] == "bank" else Roll(set_aside=positions)
+    positions = tuple(positions_of(dice, free, option["keep"]))
+    return Bank(set_aside=positions) if option["then"] == "bank" else Roll(set_aside=positions)
 
 
 TEN_THOUSAND_LEVELS = ("random", "greedy", "classic", "optimal")
