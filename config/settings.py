@@ -322,7 +322,7 @@ STRATEGY_DIR = Path(env_str("STRATEGY_DIR", str(BASE_DIR / "strategy-tables")))
 # Ten Thousand's bank minimums whose solved tables `build_strategy` builds before serving
 # (comma-separated; one table serves every target up to 10,000): another is built in the
 # background at its first request (about half a minute).
-TEN_THOUSAND_BANK_MINIMUMS = [int(v) for v in env_list("TEN_THOUSAND_BANK_MINIMUMS", "350")]
+TEN_THOUSAND_BANK_MINIMUMS = [int(v) for v in env_list("TEN_THOUSAND_BANK_MINIMUMS", "0,350")]
 
 # Waiting or active games untouched for this many days are abandoned by abandon_idle_games.
 ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)

@@ -159,21 +159,25 @@ def _turn(loss, bank, cap, tcap, start, probability, first, points, dice, bust, 
             BA[t, d] = 0.0
             T[t, d] = bust[d] * loss + (1.0 - bust[d]) * cap
             BT[t, d] = bust[d]
+    # A's rows flattened: option o of a throw at t reads A at t * 7 + offset[o].
+    flat = A.reshape(-1)
+    flat_ends = BA.reshape(-1)
+    offset = points * 7 + dice
     for t in range(tcap - 1, -1, -1):
+        base = t * 7
         for n in range(1, 7):
             value = bust[n] * loss
             ends = bust[n]
             for c in range(start[n], start[n + 1]):
                 best = -np.inf
-                best_ends = 0.0
+                at = 0
                 for o in range(first[c], first[c + 1]):
-                    u = t + points[o]
-                    d = dice[o]
-                    if A[u, d] > best:
-                        best = A[u, d]
-                        best_ends = BA[u, d]
+                    here = flat[base + offset[o]]
+                    if here > best:
+                        best = here
+                        at = base + offset[o]
                 value += probability[c] * best
-                ends += probability[c] * best_ends
+                ends += probability[c] * flat_ends[at]
             T[t, n] = value
             BT[t, n] = ends
         for d in range(1, 7):

@@ -6,7 +6,7 @@ second start builds nothing; a missing or stale one is built. Several processes 
 at once build each table once (see ``scoring.strategy.api``).
 
 Ten Thousand has one table per bank minimum (every target up to 10,000 shares it): those of
-the setting ``TEN_THOUSAND_BANK_MINIMUMS`` (the default 350 unless the operator lists
+the setting ``TEN_THOUSAND_BANK_MINIMUMS`` (by default 0 and 350, unless the operator lists
 more) are built here; another is built in the background at its first request.
 """
 
