@@ -10,7 +10,6 @@ from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
-    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_view,
 )
@@ -328,11 +327,7 @@ class GameViewSet(viewsets.GenericViewSet):
         "the expected turns still to play alone; `method: approximate` with three or more "
         "seats, a final round or a target above 10,000.",
         responses={
-            200: PolymorphicProxySerializer(
-                component_name="HintAnswer",
-                serializers=[HintOut, TenThousandHintOut],
-                resource_type_field_name=None,
-            ),
+            200: docs.box_or_ten_thousand("HintAnswer", HintOut, TenThousandHintOut),
             **docs.problems(404, 409, 429, strategy=True),
         },
         examples=[docs.HINT_EXAMPLE, docs.TEN_THOUSAND_HINT_EXAMPLE],
@@ -350,11 +345,7 @@ class GameViewSet(viewsets.GenericViewSet):
         description=docs.ANALYSIS_DESCRIPTION,
         parameters=[AnalysisQuery],
         responses={
-            200: PolymorphicProxySerializer(
-                component_name="AnalysisAnswer",
-                serializers=[AnalysisOut, TenThousandAnalysisOut],
-                resource_type_field_name=None,
-            ),
+            200: docs.box_or_ten_thousand("AnalysisAnswer", AnalysisOut, TenThousandAnalysisOut),
             **docs.problems(404, 429, strategy=True),
             **docs.ANALYSIS_QUERY_REFUSED,
             **docs.ANALYSIS_UNAVAILABLE,

@@ -75,15 +75,18 @@ class DiceField(serializers.ListField):
         return data
 
 
-@extend_schema_field(
-    {
+def nullable_dice(fewest: int, most: int) -> dict[str, Any]:
+    """The schema of a list of ``fewest`` to ``most`` faces, or null."""
+    return {
         "type": "array",
         "items": {"type": "integer", "minimum": 1, "maximum": 6},
-        "minItems": 5,
-        "maxItems": 5,
+        "minItems": fewest,
+        "maxItems": most,
         "nullable": True,
     }
-)
+
+
+@extend_schema_field(nullable_dice(5, 5))
 class FiveDiceField(DiceField):
     """The five dice of the rulesets whose strategy is solved."""
 
@@ -395,15 +398,7 @@ class AdviceIn(StrictSerializer):
     options = OptionsField(required=False, default=dict)
 
 
-@extend_schema_field(
-    {
-        "type": "array",
-        "items": {"type": "integer", "minimum": 1, "maximum": 6},
-        "minItems": 1,
-        "maxItems": 6,
-        "nullable": True,
-    }
-)
+@extend_schema_field(nullable_dice(1, 6))
 class ThrowField(DiceField):
     """The faces of a Ten Thousand throw: one to six dice, the ones just thrown."""
 

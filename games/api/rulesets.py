@@ -3,7 +3,6 @@ position, stateless."""
 
 from drf_spectacular.utils import (
     OpenApiExample,
-    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_view,
 )
@@ -99,17 +98,9 @@ class RulesetViewSet(viewsets.ViewSet):
         "options. Ten Thousand: the game's own objective, the chance of winning with two "
         "`totals` or the expected turns with one, for the throw in `dice` (see the "
         "Ten Thousand operation).",
-        request=PolymorphicProxySerializer(
-            component_name="AdvicePosition",
-            serializers=[AdviceIn, TenThousandAdviceIn],
-            resource_type_field_name=None,
-        ),
+        request=docs.box_or_ten_thousand("AdvicePosition", AdviceIn, TenThousandAdviceIn),
         responses={
-            200: PolymorphicProxySerializer(
-                component_name="AdviceAnswer",
-                serializers=[AdviceOut, TenThousandAdviceOut],
-                resource_type_field_name=None,
-            ),
+            200: docs.box_or_ten_thousand("AdviceAnswer", AdviceOut, TenThousandAdviceOut),
             **docs.problems(400, 404, 413, 415, 429, strategy=True),
         },
         examples=[

@@ -18,8 +18,8 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -34,6 +34,7 @@ from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepa
 from scoring.tenthousand import TenThousand
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Seconds a client is asked to wait while a missing table is built (a build takes 5 to 20).
 RETRY_AFTER = 15
@@ -57,15 +58,25 @@ def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Stra
     background) when the table is missing or stale.
     """
     folder = settings.STRATEGY_DIR
+    return _loaded_or_unavailable(
+        lambda: load_strategy(ruleset_id, options, folder, build_missing=False),
+        ruleset_id, options, f"the optimal-strategy table for {ruleset_id}",
+    )
+
+
+def _loaded_or_unavailable(
+    load: Callable[[], T], ruleset_id: str, options: Mapping[str, Any] | None, what: str
+) -> T:
+    """What ``load`` reads; if the table is missing or stale, its build is started in the
+    background and the answer is 503 ``strategy_unavailable``."""
     try:
-        return load_strategy(ruleset_id, options, folder, build_missing=False)
+        return load()
     except (FileNotFoundError, StaleTable):
         pass
     build_in_background(ruleset_id=ruleset_id, options=options)
     raise ServiceError(
         "strategy_unavailable",
-        f"the optimal-strategy table for {ruleset_id} is being built; "
-        f"try again in {RETRY_AFTER} seconds",
+        f"{what} is being built; try again in {RETRY_AFTER} seconds",
     )
 
 
@@ -73,16 +84,10 @@ def ten_thousand_tables(*, options: Mapping[str, Any]) -> SolvedTables:
     """Ten Thousand's solved tables for these (validated) options' bank minimum, read
     from ``STRATEGY_DIR`` if this process has not loaded them yet; never built here (503
     ``strategy_unavailable`` after starting the build in the background, as above)."""
-    folder = settings.STRATEGY_DIR
-    try:
-        return load_tables(options["bank_minimum"], folder, build_missing=False)
-    except (FileNotFoundError, StaleTable):
-        pass
-    build_in_background(ruleset_id=TEN_THOUSAND, options=options)
-    raise ServiceError(
-        "strategy_unavailable",
-        f"the solved tables of Ten Thousand with a bank minimum of {options['bank_minimum']} "
-        f"are being built; try again in {RETRY_AFTER} seconds",
+    folder, minimum = settings.STRATEGY_DIR, options["bank_minimum"]
+    return _loaded_or_unavailable(
+        lambda: load_tables(minimum, folder, build_missing=False),
+        TEN_THOUSAND, options, f"the solved table of Ten Thousand with a bank minimum of {minimum}",
     )
 
 

@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .analysis import SeatAnalysis
 from .tenthousand_advice import (
     PASS,
     TURNS,
@@ -94,17 +95,6 @@ class Decision:
             "loss": self.loss,
             "label": self.label,
         }
-
-
-@dataclass(frozen=True)
-class SeatAnalysis:
-    seat: int
-    total: int
-    expected_start: float
-    expected_loss: float
-    accuracy: float | None
-    luck: float | None
-    counts: dict[str, int]
 
 
 @dataclass(frozen=True)

@@ -7,16 +7,20 @@ numba's cache when it has them: ``--cold`` clears it first), the size of the fil
 latency of advice on random positions, each recomputing its turn (no cache). With
 ``--approximation GAMES`` it also measures the approximation of three seats: the win rate
 of one ``optimal`` seat against two ``classic`` ones, beside that of a seat playing the
-solitaire policy (fewest expected turns) and of a third ``classic`` seat.
+solitaire policy (fewest expected turns) and of a third ``classic`` seat. With ``--url``
+(a running service, e.g. ``http://127.0.0.1:8000``) it times ``POST
+/api/v1/rulesets/ten-thousand/advice/`` on random positions, the whole request.
 """
 
 import argparse
+import json
 import random
 import resource
 import shutil
 import statistics
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from ..commands import Command, Roll
@@ -63,6 +67,24 @@ def advice_latency(tables: SolvedTables, positions: int, seed: int) -> list[floa
     return took
 
 
+def http_latency(url: str, positions: int, seed: int) -> list[float]:
+    """Milliseconds of each advice request, position by position (one connection each)."""
+    rng = random.Random(seed)
+    took = []
+    for _ in range(positions):
+        p = random_position(rng, 10_000)
+        body = {"totals": [p.own, *p.others], "turn_points": p.turn_points, "dice": list(p.dice)}
+        request = urllib.request.Request(
+            f"{url}/api/v1/rulesets/ten-thousand/advice/", data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"}, method="POST",
+        )
+        started = time.perf_counter()
+        with urllib.request.urlopen(request) as answer:
+            answer.read()
+        took.append((time.perf_counter() - started) * 1000)
+    return took
+
+
 def solitaire_move(state: dict, tables: SolvedTables, options: dict) -> Command:
     """The move of a seat that ignores the others: the fewest expected turns."""
     if state["dice"] is None:
@@ -104,6 +126,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cold", action="store_true", help="clear numba's cache first")
     parser.add_argument("--approximation", type=int, default=0, metavar="GAMES")
+    parser.add_argument("--url", help="also time the advice of this running service")
     args = parser.parse_args()
     if args.cold:
         cache = Path(__file__).parent / "__pycache__"
@@ -134,6 +157,11 @@ def main() -> None:
         started = time.perf_counter()
         advise_state(tables, state, TEN.validate_options({}))
         print(f"  a hint at a game's start: {(time.perf_counter() - started) * 1000:.2f} ms")
+        if args.url:
+            over_http = sorted(http_latency(args.url, min(args.positions, 500), args.seed))
+            print(f"  POST .../ten-thousand/advice/ at {args.url}, {len(over_http)} requests: "
+                  f"median {statistics.median(over_http):.2f} ms, 95th percentile "
+                  f"{over_http[int(0.95 * len(over_http))]:.2f} ms, max {over_http[-1]:.2f} ms")
         if args.approximation:
             n = args.approximation
             rates = three_seats(n, tables, folder, args.seed)
@@ -146,7 +174,8 @@ def main() -> None:
     print(f"(python -m scoring.strategy.tenthousand_benchmark --bank-minimum "
           f"{args.bank_minimum} --positions {args.positions} --seed {args.seed}"
           f"{' --cold' if args.cold else ''}"
-          f"{f' --approximation {args.approximation}' if args.approximation else ''})")
+          f"{f' --approximation {args.approximation}' if args.approximation else ''}"
+          f"{f' --url {args.url}' if args.url else ''})")
 
 
 if __name__ == "__main__":

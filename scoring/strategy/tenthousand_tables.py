@@ -14,12 +14,8 @@ Builds and reads are one at a time per table, as for the box games' tables
 """
 
 import hashlib
-import json
-import os
-import tempfile
 import threading
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +24,7 @@ import numpy as np
 
 from ..tenthousand import POINTS_STEP
 from .api import Folder, _file_lock
-from .table import StaleTable
+from .table import StaleTable, read_arrays, write_arrays
 from .tenthousand_solver import SOLVED_TARGET, classes, solve_one, solve_two
 
 FORMAT = "dice-strategy-ten-thousand"
@@ -101,36 +97,16 @@ def build(bank_minimum: int, folder: Folder) -> SolvedTables:
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     path = table_path(folder, bank_minimum)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, two=two, one=one, meta=np.array(json.dumps(meta)))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_arrays(path, meta, two=two, one=one)
     return SolvedTables(meta, two, one, path)
 
 
 def read(path: Path, expected: dict[str, Any]) -> SolvedTables:
     """Load tables, or raise ``FileNotFoundError`` or :class:`StaleTable`."""
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            meta = json.loads(str(npz["meta"]))
-            for key, value in expected.items():
-                if meta.get(key) != value:
-                    raise StaleTable(f"{path}: {key} is {meta.get(key)!r}, expected {value!r}")
-            two, one = npz["two"], npz["one"]
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-        raise StaleTable(f"{path} is not a readable table: {exc}") from exc
+    meta, (two, one) = read_arrays(path, expected, ("two", "one"))
     units = SOLVED_TARGET // POINTS_STEP
     if two.shape != (units, units) or one.shape != (units,):
         raise StaleTable(f"{path}: tables of shape {two.shape} and {one.shape}")
-    two.flags.writeable = False
-    one.flags.writeable = False
     return SolvedTables(meta, two, one, path)
 
 

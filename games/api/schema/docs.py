@@ -1,6 +1,6 @@
 """Schema declarations shared by the views: error responses and examples."""
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer
 
 from games.api.schema.responses import ProblemOut
 from games.http.problems import PROBLEM_TYPES, problem
@@ -12,6 +12,15 @@ from scoring.strategy.analysis import (
 )
 from scoring.strategy.tenthousand_analysis import BEST_TOLERANCE as TEN_THOUSAND_BEST
 from scoring.strategy.tenthousand_analysis import THRESHOLDS as TEN_THOUSAND_THRESHOLDS
+
+
+def box_or_ten_thousand(name: str, box: type, ten_thousand: type) -> PolymorphicProxySerializer:
+    """A body that is the box games' shape or Ten Thousand's: ``oneOf`` the two (the advice's
+    operations are then split by ruleset, each with its own: ``hooks.split_by_ruleset``)."""
+    return PolymorphicProxySerializer(
+        component_name=name, serializers=[box, ten_thousand], resource_type_field_name=None
+    )
+
 
 # Codes that the descriptions below shared by every operation leave out: each is named
 # where it arises (a wrong API key in its own words, the analysis and classroom paths, the
