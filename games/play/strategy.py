@@ -45,6 +45,8 @@ _lock = threading.Lock()
 # One background build at a time per process: a burst of requests for tables of several
 # options queues them rather than solving them all at once on the request threads' cores.
 _build_slot = threading.Semaphore(1)
+# Builds started and not done, at most: the bank minimums a caller may name are many.
+MOST_WAITING_BUILDS = 4
 _builds: dict[tuple[str, str, tuple[tuple[str, Any], ...]], threading.Thread] = {}
 TEN_THOUSAND = "ten-thousand"
 
@@ -137,6 +139,9 @@ def build_in_background(*, ruleset_id: str, options: Mapping[str, Any] | None) -
         running = _builds.get(key)
         if running is not None and running.is_alive():
             return
+        waiting = sum(thread.is_alive() for thread in _builds.values())
+        if waiting >= MOST_WAITING_BUILDS:
+            return  # a later request asks again once the queue is shorter
         thread = threading.Thread(
             target=_build,
             args=(ruleset.id, full, folder),

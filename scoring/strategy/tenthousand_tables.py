@@ -10,13 +10,16 @@ A table is stale when its format, bank minimum or *rules digest* differ from wha
 running code expects: the digest hashes the throw classes the solver is built from (every
 selection's value comes from the engine), so a change to the scoring rules rebuilds it.
 Builds and reads are one at a time per table, as for the box games' tables
-(:mod:`.api`): a thread lock, and a file lock next to the table across processes.
+(:mod:`.api`): a thread lock, and a file lock next to the table across processes. At most
+one file per bank minimum below 10,000 (64 MB for all 200): from 10,000 on, every bank
+wins a game the tables serve, and the table is solved in memory (:func:`every_bank_wins`).
 """
 
 import hashlib
 import threading
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,7 @@ import numpy as np
 from ..tenthousand import POINTS_STEP
 from .api import Folder, _file_lock
 from .table import StaleTable, read_arrays, write_arrays
-from .tenthousand_solver import SOLVED_TARGET, classes, solve_one, solve_two
+from .tenthousand_solver import SOLVED_TARGET, UNITS, classes, solve_one, solve_two
 
 FORMAT = "dice-strategy-ten-thousand"
 FORMAT_VERSION = 1
@@ -39,7 +42,7 @@ class SolvedTables:
     meta: dict[str, Any]
     two: np.ndarray
     one: np.ndarray
-    path: Path
+    path: Path | None  # None: solved in memory only (see every_bank_wins)
 
     @property
     def bank_minimum(self) -> int:
@@ -125,6 +128,8 @@ def load_tables(bank_minimum: int, folder: Folder, *, build_missing: bool = True
     if missing or stale unless ``build_missing`` is false (then ``FileNotFoundError`` or
     :class:`StaleTable`, at once)."""
     check_bank_minimum(bank_minimum)
+    if bank_minimum >= SOLVED_TARGET:
+        return every_bank_wins(bank_minimum)
     key = _key(folder, bank_minimum)
     with _lock:
         if key in _loaded:
@@ -137,12 +142,35 @@ def load_tables(bank_minimum: int, folder: Folder, *, build_missing: bool = True
     return prepare_tables(bank_minimum, folder)[0]
 
 
+@lru_cache(maxsize=16)
+def every_bank_wins(bank_minimum: int) -> SolvedTables:
+    """The tables of a bank minimum of :data:`SOLVED_TARGET` or more, kept in memory only.
+
+    Every target solved is then at most the bank minimum, so every bank wins: the totals do
+    not matter, and the game of one total unit (a single position) is the whole table,
+    solved exactly in tens of milliseconds. No file is written (so that the bank minimums a
+    caller may name cannot fill the disk)."""
+    started = time.perf_counter()
+    one = np.full(UNITS, solve_one(bank_minimum, 1)[0])
+    two = np.full((UNITS, UNITS), solve_two(bank_minimum, 1)[0, 0])
+    one.flags.writeable = two.flags.writeable = False
+    meta = {
+        **expected_meta(bank_minimum),
+        "first_player_wins": float(two[0, 0]),
+        "expected_turns": float(one[0]),
+        "build_seconds": round(time.perf_counter() - started, 3),
+    }
+    return SolvedTables(meta, two, one, None)
+
+
 def prepare_tables(
     bank_minimum: int, folder: Folder, *, force: bool = False
 ) -> tuple[SolvedTables, bool]:
     """The tables, built first if missing or stale (or ``force``), and whether they were
     built; one build at a time per table across threads and processes."""
     check_bank_minimum(bank_minimum)
+    if bank_minimum >= SOLVED_TARGET:
+        return every_bank_wins(bank_minimum), False
     key = _key(folder, bank_minimum)
     path = table_path(folder, bank_minimum)
     with _lock:

@@ -154,3 +154,13 @@ def test_the_first_to_throw_is_favoured_and_a_lead_helps() -> None:
     assert 0.5 < w[0, 0] < 0.6
     assert (np.diff(w, axis=0) >= -1e-12).all()  # more of one's own points: never worse
     assert (np.diff(w, axis=1) <= 1e-12).all()  # more of the other's: never better
+
+
+def test_from_a_bank_minimum_of_the_target_on_every_bank_wins_and_totals_do_not_matter() -> None:
+    from scoring.strategy.tenthousand_tables import every_bank_wins
+
+    tables = every_bank_wins(10_000)
+    assert tables.path is None  # solved in memory: no file per bank minimum
+    assert np.ptp(tables.two) == 0 and np.ptp(tables.one) == 0
+    assert np.abs(solve_two(10_000, 3) - tables.two[0, 0]).max() < 1e-12
+    assert 0.5 < tables.two[0, 0] < 0.51  # the first to throw has the first chance

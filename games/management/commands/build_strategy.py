@@ -154,7 +154,8 @@ def _prepare(
 
 def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> Path:
     if ruleset_id == TEN_THOUSAND:
-        return prepare_tables(options["bank_minimum"], folder, force=True)[0].path
+        tables = prepare_tables(options["bank_minimum"], folder, force=True)[0]
+        return tables.path or Path(folder) / f"{TEN_THOUSAND}--bank_minimum-{tables.bank_minimum}"
     return build_table(ruleset_id, options, folder)
 
 
