@@ -19,9 +19,10 @@ def test_build_strategy_writes_the_named_tables_and_reports_their_values(tmp_pat
     assert len(list(tmp_path.glob("forced-yatzy*.npz"))) == 1
 
 
-def test_build_strategy_checks_ten_thousand_s_tables(tmp_path, capsys, strategy_tables):
+def test_build_strategy_checks_ten_thousand_s_tables(tmp_path, capsys, strategy_tables, settings):
     from scoring.strategy.tenthousand_tables import load_tables
 
+    settings.TEN_THOUSAND_BANK_MINIMUMS = [350]
     shutil.copy(load_tables(350, strategy_tables).path, tmp_path)
     call_command("build_strategy", "ten-thousand", "--folder", str(tmp_path))
     out = capsys.readouterr().out

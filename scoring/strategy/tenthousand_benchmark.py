@@ -7,7 +7,9 @@ numba's cache when it has them: ``--cold`` clears it first), the size of the fil
 latency of advice on random positions, each recomputing its turn (no cache). With
 ``--approximation GAMES`` it also measures the approximation of three seats: the win rate
 of one ``optimal`` seat against two ``classic`` ones, beside that of a seat playing the
-solitaire policy (fewest expected turns) and of a third ``classic`` seat. With ``--url``
+solitaire policy (fewest expected turns) and of a third ``classic`` seat. With ``--labels
+GAMES`` it analyses the ``classic``, ``greedy`` and ``random`` seats of games against
+``optimal`` (what the labels' thresholds mean in play). With ``--url``
 (a running service, e.g. ``http://127.0.0.1:8000``) it times ``POST
 /api/v1/rulesets/ten-thousand/advice/`` on random positions, the whole request.
 """
@@ -119,6 +121,31 @@ def three_seats(games: int, tables: SolvedTables, folder: Path, seed: int) -> di
     return rates
 
 
+def labels(games: int, tables: SolvedTables, folder: Path, seed: int) -> None:
+    """Each level's analysis over ``games`` games against ``optimal``, in either seat."""
+    from .selfplay import play_game
+    from .tenthousand_analysis import analyse_ten_thousand
+
+    options = TEN.validate_options({})
+    for level in ("classic", "greedy", "random"):
+        accuracy, counts = [], dict.fromkeys(("best", "inaccuracy", "mistake", "blunder"), 0)
+        for g in range(games):
+            seat = g % 2
+            levels = [level, "optimal"] if seat == 0 else ["optimal", level]
+            game = play_game(TEN, levels, options=options, rng=random.Random(f"{seed}:{g}"),
+                             folder=folder)
+            (mine,) = analyse_ten_thousand(
+                tables, options, 2, game.log, [seat], finished=True, winners=game.winners
+            ).seats
+            accuracy.append(mine.accuracy or 0.0)
+            for name, count in mine.counts.items():
+                counts[name] += count
+        decisions = sum(counts.values())
+        shares = ", ".join(f"{name} {100 * n / decisions:.1f}%" for name, n in counts.items())
+        print(f"  {level:8s} against optimal, {games} games: mean accuracy "
+              f"{statistics.mean(accuracy):.1f}; {decisions} decisions: {shares}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bank-minimum", type=int, default=350)
@@ -127,6 +154,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="clear numba's cache first")
     parser.add_argument("--approximation", type=int, default=0, metavar="GAMES")
     parser.add_argument("--url", help="also time the advice of this running service")
+    parser.add_argument("--labels", type=int, default=0, metavar="GAMES")
     args = parser.parse_args()
     if args.cold:
         cache = Path(__file__).parent / "__pycache__"
@@ -162,6 +190,9 @@ def main() -> None:
             print(f"  POST .../ten-thousand/advice/ at {args.url}, {len(over_http)} requests: "
                   f"median {statistics.median(over_http):.2f} ms, 95th percentile "
                   f"{over_http[int(0.95 * len(over_http))]:.2f} ms, max {over_http[-1]:.2f} ms")
+        if args.labels:
+            print("the analysis of computer players (chance of winning):")
+            labels(args.labels, tables, folder, args.seed)
         if args.approximation:
             n = args.approximation
             rates = three_seats(n, tables, folder, args.seed)
@@ -175,7 +206,8 @@ def main() -> None:
           f"{args.bank_minimum} --positions {args.positions} --seed {args.seed}"
           f"{' --cold' if args.cold else ''}"
           f"{f' --approximation {args.approximation}' if args.approximation else ''}"
-          f"{f' --url {args.url}' if args.url else ''})")
+          f"{f' --url {args.url}' if args.url else ''}"
+          f"{f' --labels {args.labels}' if args.labels else ''})")
 
 
 if __name__ == "__main__":
