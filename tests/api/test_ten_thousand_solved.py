@@ -179,3 +179,16 @@ def test_games_of_three_seats_are_not_analysed(api: Api) -> None:
     response = api.client.get(f"/api/v1/games/{game['id']}/analysis/")
     assert_problem(response, 409, "analysis_unavailable")
     assert hint(api, game)["method"] == "approximate"
+
+
+def test_a_finished_game_s_accuracy_is_the_roster_s(api: Api) -> None:
+    from games.models import Game
+    from games.play.analysis import seat_accuracy
+
+    game = create(api, [{"name": "Bot", "computer": "classic"}], seed=3)
+    assert game["status"] == "finished"  # computers only: played at once
+    answer = api.client.get(f"/api/v1/games/{game['id']}/analysis/?seats=all").json()
+    (seat,) = answer["seats"]
+    assert answer["objective"] == "expected_turns" and seat["luck"] is not None
+    stored = Game.objects.get(pk=game["id"])
+    assert seat_accuracy(game=stored, seat=0) == seat["accuracy"] < 100
