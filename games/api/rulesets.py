@@ -102,6 +102,7 @@ class RulesetViewSet(viewsets.ViewSet):
         responses={
             200: docs.box_or_ten_thousand("AdviceAnswer", AdviceOut, TenThousandAdviceOut),
             **docs.problems(400, 404, 413, 415, 429, strategy=True),
+            **docs.TEN_THOUSAND_GAME_OVER,
         },
         examples=[
             docs.ADVICE_REQUEST,

@@ -83,9 +83,14 @@ def ten_thousand_advice(
 ) -> TenThousandAdvice:
     """Every option of a Ten Thousand position described by the caller: ``totals`` the
     seat's own and, in a game of two, the other's; ``dice`` the throw to decide on (None
-    before the turn's first throw). ``options`` are the game's, validated."""
-    tables = ten_thousand_tables(options=options)
+    before a throw of all six dice). ``options`` are the game's, validated. With a final
+    round and the other's total at the target, the position is the seat's last turn."""
+    others = tuple(totals[1:])
+    # A final round: the other has reached the target, this seat's last turn must beat it.
+    reached = options["final_round"] and others and max(others) >= options["target"]
     position = Position(
-        totals[0], tuple(totals[1:]), turn_points, None if dice is None else tuple(dice)
+        totals[0], others, turn_points, None if dice is None else tuple(dice),
+        max(others) if reached else None,
     )
+    tables = ten_thousand_tables(options=options)
     return advise_position(tables, options, position)

@@ -19,8 +19,9 @@ target up to 10,000; there the answer's ``method`` is ``optimal``. Elsewhere it 
   the others (an equal total counts half).
 
 An option is ``{"keep": [sorted faces set aside], "then": "roll" | "bank"}`` or ``"pass"``;
-at the start of a turn, before its first throw, the options are throwing all six
-(``{"keep": [], "then": "roll"}``) and passing.
+before a throw of all six dice (the turn's first, or after hot dice) the options are
+throwing them (``{"keep": [], "then": "roll"}``) and passing; a throw that scores nothing
+leaves only ``"pass"`` (the value of the turn lost).
 """
 
 from collections.abc import Mapping
@@ -31,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RuleError
-from ..tenthousand import DICE, MOST_POINTS, POINTS_STEP, can_score
+from ..tenthousand import DICE, MOST_POINTS, POINTS_STEP
 from .tenthousand_solver import (
     SOLVED_TARGET,
     UNITS,
@@ -126,7 +127,7 @@ def advise_position(
     found: list[tuple[tuple[Any, ...], Option, float]] = []
     if position.dice is None:
         found.append(((0, 0, ()), {"keep": [], "then": "roll"}, turn.throw_value(units, DICE)))
-    else:
+    else:  # a throw that scores nothing (a bust) leaves the pass alone: the turn is lost
         faces = tuple(sorted(position.dice))
         for kept, points in scoring_subsets(faces):
             after = units + points // POINTS_STEP
@@ -147,18 +148,27 @@ def advise_position(
 
 
 def check_position(options: Mapping[str, Any], position: Position) -> None:
-    """Refuse, with the engine's codes, a position no game of these options reaches."""
+    """Refuse, with the engine's codes, what is no position at all: totals, turn points
+    or faces out of their range (``invalid``, ``invalid_dice``), or a game already over
+    (``game_not_active``: the seat's total has reached the target, or, without a final
+    round, the other's). Any other position is valued, reachable or not (a throw of fewer
+    than six dice holding no points, six dice about to be thrown holding some: after hot
+    dice)."""
     target = options["target"]
-    # In a final round the others' totals may have reached the target.
-    top = MOST_POINTS * 2 if position.lead is not None else target - 1
-    for index, total in enumerate((position.own, *position.others)):
-        if type(total) is not int or not 0 <= total <= top or total % POINTS_STEP:
+    totals = (position.own, *position.others)
+    for index, total in enumerate(totals):
+        if type(total) is not int or total < 0 or total % POINTS_STEP:
             raise RuleError(
-                "invalid",
-                f"a total is a whole multiple of {POINTS_STEP} from 0 to below the target "
-                f"({target})",
+                "invalid", f"a total is a whole multiple of {POINTS_STEP} from 0",
                 field=f"totals.{index}",
             )
+    if position.own >= target or (position.lead is None and max(totals) >= target):
+        raise RuleError(
+            "game_not_active",
+            f"a total has reached the target ({target}): the game is over"
+            + ("" if position.own >= target else " (it has no final round)"),
+            field="totals",
+        )
     points = position.turn_points
     if type(points) is not int or not 0 <= points <= MOST_POINTS or points % POINTS_STEP:
         raise RuleError(
@@ -166,28 +176,13 @@ def check_position(options: Mapping[str, Any], position: Position) -> None:
             f"turn_points is a whole multiple of {POINTS_STEP} from 0 to {MOST_POINTS}",
             field="turn_points",
         )
-    if position.dice is None:
-        if points:
-            raise RuleError(
-                "invalid", "before the turn's first throw the turn holds no points",
-                field="turn_points",
-            )
-        return
     dice = position.dice
-    if not 1 <= len(dice) <= DICE or not all(type(f) is int and 1 <= f <= 6 for f in dice):
+    if dice is not None and (
+        not 1 <= len(dice) <= DICE or not all(type(f) is int and 1 <= f <= 6 for f in dice)
+    ):
         raise RuleError(
             "invalid_dice", f"dice: the throw's 1 to {DICE} faces, each from 1 to 6",
             field="dice",
-        )
-    if not can_score(list(dice)):
-        raise RuleError(
-            "invalid_dice", "this throw scores nothing: the turn busts, there is nothing to "
-            "decide", field="dice",
-        )
-    if len(dice) < DICE and points == 0:
-        raise RuleError(
-            "invalid_dice", "a throw of fewer than six dice comes after some were set aside: "
-            "turn_points cannot be 0", field="dice",
         )
 
 

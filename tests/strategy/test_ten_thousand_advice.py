@@ -99,18 +99,27 @@ def test_beyond_the_solved_games_the_method_says_approximate(tables) -> None:
 @pytest.mark.parametrize(
     ("position", "code"),
     [
-        (Position(10000, (0,), 0, None), "invalid"),
+        (Position(10000, (0,), 0, None), "game_not_active"),
+        (Position(0, (10000,), 0, None), "game_not_active"),
         (Position(0, (75,), 0, None), "invalid"),
-        (Position(0, (0,), 100, None), "invalid"),
-        (Position(0, (0,), 0, (2, 3, 4, 6, 6, 2)), "invalid_dice"),
+        (Position(0, (0,), 75, None), "invalid"),
         (Position(0, (0,), 0, (1, 7)), "invalid_dice"),
-        (Position(0, (0,), 0, (1, 5)), "invalid_dice"),
+        (Position(0, (0,), 0, (1, 5, 5, 5, 5, 5, 5)), "invalid_dice"),
     ],
 )
-def test_positions_no_game_reaches_are_refused(tables, position: Position, code: str) -> None:
+def test_what_is_no_position_is_refused(tables, position: Position, code: str) -> None:
     with pytest.raises(RuleError) as refused:
         advise_position(tables, DEFAULTS, position)
     assert refused.value.code == code
+
+
+def test_a_bust_leaves_only_the_pass_and_six_dice_may_be_thrown_holding_points(tables) -> None:
+    bust = advise_position(tables, DEFAULTS, Position(0, (0,), 300, (2, 3, 4, 6)))
+    assert bust.options == [("pass", 1 - tables.two[0, 0])]
+    hot = advise_position(tables, DEFAULTS, Position(0, (0,), 600, None))
+    assert hot.best == {"keep": [], "then": "roll"}
+    start = advise_position(tables, DEFAULTS, Position(0, (0,), 0, None))
+    assert hot.options[0][1] > start.options[0][1]  # 600 already held: better
 
 
 def test_analysis_finds_optimal_play_best_and_greedy_play_wanting(tables, folder: Path) -> None:

@@ -237,6 +237,14 @@ TEN_THOUSAND_ADVICE = {
     "best": {"keep": [1], "then": "roll"},
     "options": [{"option": option, "value": value} for option, value in TEN_THOUSAND_OPTIONS],
 }
+TEN_THOUSAND_GAME_OVER = {
+    (409, "application/problem+json"): OpenApiResponse(
+        ProblemOut,
+        description="Ten Thousand: the position is of a game already over "
+        "(`game_not_active`): the seat's total has reached the target, or, without a final "
+        "round, the other's has.",
+    )
+}
 TEN_THOUSAND_ADVICE_REQUEST = OpenApiExample(
     "Ten Thousand: two seats, a throw of six dice",
     value={"totals": [6500, 8000], "turn_points": 300, "dice": [1, 5, 5, 2, 3, 3]},

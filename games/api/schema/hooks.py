@@ -213,6 +213,8 @@ def _per_ruleset(
         for content in own["requestBody"]["content"].values():
             content["schema"] = {"$ref": SCHEMAS + name}
         _keep_examples(own, ruleset)
+        if not isinstance(ruleset, TenThousand):
+            own["responses"].pop("409", None)  # only a Ten Thousand position can be over
         result["paths"][f"/api/v1/rulesets/{ruleset.id}/{action}/"] = {"post": own}
     for name in shared:
         del schemas[name]

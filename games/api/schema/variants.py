@@ -291,10 +291,11 @@ def ten_thousand_advice_body(generic: Schema, ruleset: Ruleset) -> Schema:
     body["description"] = (
         f"A position of {ruleset.name}: one total (a seat alone: the answer counts expected "
         "turns) or two (the seat's own, then the other's: the answer is the chance of "
-        "winning), each below the target; the turn's points so far; the throw to decide on "
-        "(null before the turn's first throw: the turn points are then 0). A throw of fewer "
-        "than six dice comes after points were set aside; a throw that scores nothing is "
-        "refused (`invalid_dice`: it busts, there is nothing to decide)."
+        "winning), each below the target (else the game is over: 409 `game_not_active`; "
+        "with a final round, the other's total at the target makes this the seat's last "
+        "turn); the turn's points so far; the throw to decide on (null before a throw of "
+        "all six dice: the turn's first, or after hot dice). A throw that scores nothing "
+        "leaves one option, `pass`: the turn is lost."
     )
     return body
 
