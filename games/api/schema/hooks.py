@@ -165,6 +165,14 @@ def split_by_ruleset(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     return result
 
 
+def tell_answers_apart(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The analysis answers ``oneOf`` a box game's and Ten Thousand's: a box game's is
+    closed (it has exactly its keys), so that one with no decisions yet, which Ten
+    Thousand's ``objective`` alone tells apart, matches one branch only."""
+    result["components"]["schemas"]["AnalysisOut"]["additionalProperties"] = False
+    return result
+
+
 def _advice_body(generic: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     if isinstance(ruleset, TenThousand):
         return variants.ten_thousand_advice_body(generic, ruleset)
