@@ -33,6 +33,9 @@ total ``a``, the other's ``b``. ``L = 1 - W(b, a)``, a bank of ``t`` is
 from the highest down, and at each sum only ``(a, b)`` and ``(b, a)`` depend on each other
 (through ``L``): a fixed point of two unknowns.
 
+The kernels are compiled by numba and release the interpreter's lock while they run, so
+that a table built in a background thread of the service never stalls its requests.
+
 The fixed points are solved by Newton's method on the piecewise-linear turn value: for
 the policy that is optimal at the current guess, the turn's value is ``alpha + beta * L``
 (``beta``: the chance that the turn ends with nothing), which the kernel computes along
@@ -144,7 +147,7 @@ def classes() -> Classes:
 # -- the kernels -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _turn(loss, bank, cap, tcap, start, probability, first, points, dice, bust, T, BT, A, BA):
     """Fill ``T[t, n]`` (and ``A[t, d]``) for ``t`` in ``0 .. tcap + MOST_UNITS``, with
     ``BT``/``BA`` the chance that the turn then ends with nothing under the chosen policy.
@@ -192,7 +195,7 @@ def _turn(loss, bank, cap, tcap, start, probability, first, points, dice, bust, 
                 BA[t, d] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _start(loss, bank, cap, tcap, start, probability, first, points, dice, bust, T, BT, A, BA):
     """The value at the turn's start (six dice to throw, or a pass) and its ``beta``."""
     _turn(loss, bank, cap, tcap, start, probability, first, points, dice, bust, T, BT, A, BA)
@@ -201,7 +204,7 @@ def _start(loss, bank, cap, tcap, start, probability, first, points, dice, bust,
     return loss, 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve_one(units, minimum, start, probability, first, points, dice, bust, tolerance, rounds):
     """``E[a]``: the expected turns from total ``a`` (units), for every ``a < units``."""
     size = max(units, minimum) + 161
@@ -235,7 +238,7 @@ def _solve_one(units, minimum, start, probability, first, points, dice, bust, to
     return E
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve_pair(a, b, units, minimum, W, s1, s2, work, tolerance, rounds):
     """``W[a, b]`` and ``W[b, a]`` from the higher sums already in ``W``."""
     start, probability, first, points, dice, bust = s1
@@ -283,7 +286,7 @@ def _solve_pair(a, b, units, minimum, W, s1, s2, work, tolerance, rounds):
     W[b, a] = w2 if a != b else w1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve_two(units, minimum, start, probability, first, points, dice, bust, tolerance, rounds):
     """``W[a, b]`` for every pair of totals below ``units``, the highest sums first."""
     size = max(units, minimum) + 161

@@ -220,6 +220,8 @@ def _per_ruleset(
             del own["parameters"]
         for content in own["requestBody"]["content"].values():
             content["schema"] = {"$ref": SCHEMAS + name}
+        if schemas[name].get("required"):
+            own["requestBody"]["required"] = True  # a body without them is refused
         _keep_examples(own, ruleset)
         if not isinstance(ruleset, TenThousand):
             own["responses"].pop("409", None)  # only a Ten Thousand position can be over
