@@ -305,6 +305,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "AnalysisMethodEnum": "games.api.schema.enums.ANALYSIS_METHODS",
         "MethodEnum": ["optimal", "heuristic"],  # hints and advice
+        "SolvedMethodEnum": ["optimal", "approximate"],  # Ten Thousand's advice and analysis
+        "ObjectiveEnum": ["win_probability", "expected_turns"],
         "RulesetIdEnum": "games.api.schema.enums.RULESET_IDS",
         "BoxIdEnum": "games.api.schema.enums.BOX_IDS",
         "MoveEnum": "games.api.schema.enums.MOVES",
@@ -318,6 +320,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.hooks.split_by_ruleset",
+        "games.api.schema.hooks.tell_answers_apart",
         "games.api.schema.hooks.link_the_created_game",
         "games.api.schema.hooks.add_game_stream",
         "games.api.schema.hooks.close_request_objects",
@@ -331,6 +334,10 @@ SPECTACULAR_SETTINGS = {
 # service serves; a request that finds one missing gets 503 and starts its build in the
 # background).
 STRATEGY_DIR = Path(env_str("STRATEGY_DIR", str(BASE_DIR / "strategy-tables")))
+# Ten Thousand's bank minimums whose solved tables `build_strategy` builds before serving
+# (comma-separated; one table serves every target up to 10,000): another is built in the
+# background at its first request (about half a minute).
+TEN_THOUSAND_BANK_MINIMUMS = [int(v) for v in env_list("TEN_THOUSAND_BANK_MINIMUMS", "0,350")]
 
 # Waiting or active games untouched for this many days are abandoned by abandon_idle_games.
 ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)

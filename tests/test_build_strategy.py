@@ -1,6 +1,7 @@
 """Building the strategy tables ahead of the first request."""
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,26 @@ def test_build_strategy_writes_the_named_tables_and_reports_their_values(tmp_pat
     assert "forced-yatzy" in out and "122.5585" in out
     call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path))
     assert len(list(tmp_path.glob("forced-yatzy*.npz"))) == 1
+
+
+def test_build_strategy_checks_ten_thousand_s_tables(tmp_path, capsys, strategy_tables, settings):
+    from scoring.strategy.tenthousand_tables import load_tables
+
+    settings.TEN_THOUSAND_BANK_MINIMUMS = [350]
+    shutil.copy(load_tables(350, strategy_tables).path, tmp_path)
+    call_command("build_strategy", "ten-thousand", "--folder", str(tmp_path))
+    out = capsys.readouterr().out
+    assert "ten-thousand {'bank_minimum': 350}: ready, first player wins 0.5317" in out
+    assert "0 built" in out
+
+
+@pytest.mark.slow
+def test_build_strategy_solves_ten_thousand_from_nothing(tmp_path, capsys, settings):
+    settings.TEN_THOUSAND_BANK_MINIMUMS = [350, 500]
+    call_command("build_strategy", "ten-thousand", "--folder", str(tmp_path), "--jobs", "2")
+    out = capsys.readouterr().out
+    assert "2 built" in out and "bank_minimum': 500}: built" in out
+    assert len(list(tmp_path.glob("ten-thousand--bank_minimum-*.npz"))) == 2
 
 
 def test_build_strategy_refuses_a_ruleset_without_a_table(tmp_path):

@@ -162,13 +162,18 @@ export async function readmeWalkthrough(api: DiceClient): Promise<number> {
   // Advice, the calculator, the rulesets and the high-score table.
   const hint = await api.hint(ten.id);
   const advice = await api.advice("yahtzee", { scorecard: { chance: 22 }, dice: [3, 3, 5, 1, 3], rolls_left: 2 });
+  // Ten Thousand's advice is in the game's objective: each option's chance of winning here.
+  const chances = await api.advice("ten-thousand", { totals: [6500, 8000], turn_points: 300, dice: [1, 5, 5, 2, 3, 3] });
+  const objective: Schemas["ObjectiveEnum"] = chances.objective;
+  const first = chances.options[0]?.value;
   const scores = await api.calculate("yahtzee", { dice: [6, 6, 6, 6, 6], scorecard: { yahtzee: 50 } });
   const selection = await api.calculate("ten-thousand", { dice: [1, 5, 5] });
   const rulesets = await api.rulesets();
   const ids: Schemas["RulesetIdEnum"][] = rulesets.map((ruleset) => ruleset.id);
   const table = await api.leaderboard({ ruleset: "yahtzee", period: "week", limit: 10 });
   console.log(dice, choices, scratched, waiting.count, joined.players.length, bust?.lost, hint.method,
-    advice.expected_final, scores.scores, selection.points, ids, table.map((row) => row.rank));
+    advice.expected_final, scores.scores, selection.points, ids, table.map((row) => row.rank),
+    objective, first);
   return total;
 }
 
@@ -180,6 +185,8 @@ export function refusedByTheTypes(api: DiceClient): void {
   void api.createGame({ ruleset: "yatzy", players: [{ name: "Ann" }], options: { joker: "free" } });
   // @ts-expect-error: Maxi Yatzy has no `yahtzee` box
   void api.calculate("maxi-yatzy", { dice: [6, 6, 6, 6, 6, 6], scorecard: { yahtzee: 50 } });
-  // @ts-expect-error: no advice for Ten Thousand
+  // @ts-expect-error: Ten Thousand's advice needs the seats' totals
   void api.advice("ten-thousand", {});
+  // @ts-expect-error: a box game's position is not Ten Thousand's
+  void api.advice("ten-thousand", { dice: [3, 3, 5, 1, 3], rolls_left: 2 });
 }

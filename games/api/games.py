@@ -39,7 +39,14 @@ from games.api.requests import (
     StartIn,
 )
 from games.api.schema import docs
-from games.api.schema.responses import AnalysisOut, EventOut, GameOut, HintOut
+from games.api.schema.responses import (
+    AnalysisOut,
+    EventOut,
+    GameOut,
+    HintOut,
+    TenThousandAnalysisOut,
+    TenThousandHintOut,
+)
 from games.http.auth import SeatTokenAuthentication, request_student
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game, Player
@@ -302,14 +309,22 @@ class GameViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Advice for the current seat",
-        description="The recommended move and the expected final score of every option "
-        "(each distinct keep and each legal box), from the solved optimal-strategy tables "
-        "(Yahtzee with any options, Yatzy, Forced Yatzy). The advice is solitaire-optimal: in "
-        "a game of several seats it maximises the seat's own expected score and ignores the "
-        "others'. Maxi Yatzy and Ten Thousand have no table: the hint is then the move of the "
-        "strongest computer player (`method: heuristic`), with no expected values.",
-        responses={200: HintOut, **docs.problems(404, 409, 429, strategy=True)},
-        examples=[docs.HINT_EXAMPLE],
+        description="Box games: the recommended move and the expected final score of every "
+        "option (each distinct keep and each legal box), from the solved optimal-strategy "
+        "tables (Yahtzee with any options, Yatzy, Forced Yatzy). That advice is "
+        "solitaire-optimal: in a game of several seats it maximises the seat's own expected "
+        "score and ignores the others'. Maxi Yatzy has no table: the hint is then the move "
+        "of the strongest computer player (`method: heuristic`), with no expected values.\n\n"
+        "Ten Thousand (`TenThousandHintOut`): every distinct option of the throw to decide "
+        "on (or, before the turn's first throw, throwing and passing) with its value in the "
+        "game's objective: the chance of winning while exactly two seats are in the game, "
+        "the expected turns still to play alone; `method: approximate` with three or more "
+        "seats, a final round or a target above 10,000.",
+        responses={
+            200: docs.box_or_ten_thousand("HintAnswer", HintOut, TenThousandHintOut),
+            **docs.problems(404, 409, 429, strategy=True),
+        },
+        examples=[docs.HINT_EXAMPLE, docs.TEN_THOUSAND_HINT_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def hint(self, request: Request, pk: str) -> Response:
@@ -324,12 +339,12 @@ class GameViewSet(viewsets.GenericViewSet):
         description=docs.ANALYSIS_DESCRIPTION,
         parameters=[AnalysisQuery],
         responses={
-            200: AnalysisOut,
+            200: docs.box_or_ten_thousand("AnalysisAnswer", AnalysisOut, TenThousandAnalysisOut),
             **docs.problems(404, 429, strategy=True),
             **docs.ANALYSIS_QUERY_REFUSED,
             **docs.ANALYSIS_UNAVAILABLE,
         },
-        examples=[docs.ANALYSIS_EXAMPLE],
+        examples=[docs.ANALYSIS_EXAMPLE, docs.TEN_THOUSAND_ANALYSIS_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def analysis(self, request: Request, pk: str) -> Response:
@@ -368,9 +383,8 @@ class GameViewSet(viewsets.GenericViewSet):
         found = Game.objects.filter(pk=pk).values("last_seq", *visibility.COLUMNS).first()
         if found is None:
             raise NotFound("no game with this id")
+        visibility.check(request, pk, found)
         last_seq = found["last_seq"]
-        if visibility.check(request, pk, found):
-            last_seq = Game.objects.filter(pk=pk).values_list("last_seq", flat=True).get()
         if _unchanged(request, last_seq):
             return not_modified(last_seq)
         after, limit = query.validated_data["after"], query.validated_data["limit"]

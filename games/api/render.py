@@ -15,6 +15,9 @@ from games.api.schema.responses import (
     PlayerBody,
     RecordBody,
     RulesetBody,
+    TenThousandAdviceBody,
+    TenThousandAnalysisBody,
+    TenThousandHintBody,
     VerdictBody,
 )
 from games.models import Event, Game, Player
@@ -28,6 +31,8 @@ from scoring.match import GameStatus
 from scoring.record_format import FORMAT
 from scoring.records import Verdict
 from scoring.strategy import Advice
+from scoring.strategy.tenthousand_advice import TenThousandAdvice
+from scoring.strategy.tenthousand_analysis import TenThousandAnalysis
 
 
 def render_game(
@@ -168,7 +173,19 @@ def _advice_option(option: dict[str, Any]) -> AdviceOptionBody:
     return {**option, "expected_final": round(option["expected_final"], 4)}
 
 
-def render_hint(hint: Hint) -> HintBody:
+def render_ten_thousand_advice(advice: TenThousandAdvice) -> TenThousandAdviceBody:
+    """Every option with its value, unrounded (exact to 1e-9), best first."""
+    return {
+        "method": advice.method,
+        "objective": advice.objective,
+        "best": advice.best,
+        "options": [{"option": option, "value": value} for option, value in advice.options],
+    }
+
+
+def render_hint(hint: Hint) -> HintBody | TenThousandHintBody:
+    if hint.ten_thousand is not None:
+        return {"seat": hint.seat, **render_ten_thousand_advice(hint.ten_thousand)}
     if hint.advice is not None:
         return {"seat": hint.seat, **render_advice(hint.advice)}
     # No table for the ruleset: the move of the strongest computer player, with no values.
@@ -181,24 +198,35 @@ def render_hint(hint: Hint) -> HintBody:
     }
 
 
-def render_analysis(result: GameAnalysis) -> AnalysisBody:
-    seats = {player.seat: player for player in result.players}
+def render_analysis(result: GameAnalysis) -> AnalysisBody | TenThousandAnalysisBody:
+    """The seats (the same fields for every ruleset) and the decisions; Ten Thousand adds
+    its objective."""
+    names = {player.seat: player for player in result.players}
     analysis = result.analysis
+    seats = [
+        {
+            "seat": seat.seat,
+            "name": names[seat.seat].name,
+            "computer": names[seat.seat].computer,
+            "total": seat.total,
+            "expected_start": seat.expected_start,
+            "expected_loss": seat.expected_loss,
+            "accuracy": seat.accuracy,
+            "luck": seat.luck,
+            "counts": seat.counts,
+        }
+        for seat in analysis.seats
+    ]
+    decisions = [decision.as_dict() for decision in analysis.decisions]
+    if isinstance(analysis, TenThousandAnalysis):
+        return {
+            "method": analysis.method,
+            "objective": analysis.objective,
+            "seats": seats,  # type: ignore[typeddict-item]
+            "decisions": decisions,  # type: ignore[typeddict-item]
+        }
     return {
         "method": analysis.method,
-        "seats": [
-            {
-                "seat": seat.seat,
-                "name": seats[seat.seat].name,
-                "computer": seats[seat.seat].computer,
-                "total": seat.total,
-                "expected_start": seat.expected_start,
-                "expected_loss": seat.expected_loss,
-                "accuracy": seat.accuracy,
-                "luck": seat.luck,
-                "counts": seat.counts,
-            }
-            for seat in analysis.seats
-        ],
-        "decisions": [decision.as_dict() for decision in analysis.decisions],
+        "seats": seats,  # type: ignore[typeddict-item]
+        "decisions": decisions,  # type: ignore[typeddict-item]
     }

@@ -18,6 +18,7 @@ from games.http.strict import (
 from games.play.clocks import DEFAULT_MAX_TIMEOUTS, MAX_TIMEOUTS, TURN_SECONDS
 from scoring import RULESETS
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
+from scoring.tenthousand import MOST_POINTS as TEN_THOUSAND_MOST
 from scoring.verifiable import CLIENT_SEED_LENGTH
 
 
@@ -74,15 +75,18 @@ class DiceField(serializers.ListField):
         return data
 
 
-@extend_schema_field(
-    {
+def nullable_dice(fewest: int, most: int) -> dict[str, Any]:
+    """The schema of a list of ``fewest`` to ``most`` faces, or null."""
+    return {
         "type": "array",
         "items": {"type": "integer", "minimum": 1, "maximum": 6},
-        "minItems": 5,
-        "maxItems": 5,
+        "minItems": fewest,
+        "maxItems": most,
         "nullable": True,
     }
-)
+
+
+@extend_schema_field(nullable_dice(5, 5))
 class FiveDiceField(DiceField):
     """The five dice of the rulesets whose strategy is solved."""
 
@@ -390,6 +394,33 @@ class AdviceIn(StrictSerializer):
     )
     rolls_left = StrictIntegerField(
         min_value=0, max_value=2, required=False, help_text="Rolls still allowed after these dice."
+    )
+    options = OptionsField(required=False, default=dict)
+
+
+@extend_schema_field(nullable_dice(1, 6))
+class ThrowField(DiceField):
+    """The faces of a Ten Thousand throw: one to six dice, the ones just thrown."""
+
+
+class TenThousandAdviceIn(StrictSerializer):
+    totals = serializers.ListField(
+        child=StrictIntegerField(min_value=0, max_value=TEN_THOUSAND_MOST),
+        min_length=1,
+        max_length=2,
+        help_text="The seat's own total, then, in a game of two seats, the other's.",
+    )
+    turn_points = StrictIntegerField(
+        min_value=0,
+        max_value=TEN_THOUSAND_MOST,
+        default=0,
+        help_text="The points set aside earlier this turn (0 before the turn's first throw).",
+    )
+    dice = ThrowField(
+        allow_null=True,
+        required=False,
+        help_text="The faces of the throw to decide on (the dice just thrown); null or absent "
+        "before the turn's first throw.",
     )
     options = OptionsField(required=False, default=dict)
 

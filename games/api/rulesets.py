@@ -1,21 +1,27 @@
 """Rulesets over HTTP: what each offers, a score calculator and optimal advice for any
 position, stateless."""
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.render import render_advice, render_ruleset
-from games.api.requests import AdviceIn, ScoreIn
+from games.api.render import render_advice, render_ruleset, render_ten_thousand_advice
+from games.api.requests import AdviceIn, ScoreIn, TenThousandAdviceIn
 from games.api.schema import docs
-from games.api.schema.responses import AdviceOut, RulesetOut, ScoreOut
+from games.api.schema.responses import AdviceOut, RulesetOut, ScoreOut, TenThousandAdviceOut
 from games.http.throttles import AdviceThrottle
+from games.play.advice import ten_thousand_advice
 from games.play.strategy import strategy_load
 from scoring import RULESETS
 from scoring.strategy import advise_with
+from scoring.tenthousand import TenThousand
 
 
 @extend_schema_view(
@@ -85,17 +91,40 @@ class RulesetViewSet(viewsets.ViewSet):
 
     @extend_schema(
         summary="Optimal advice for any position",
-        description="Stateless: the expected final score of every option in a position you "
-        "describe, under optimal solitaire play (Yahtzee with any options, Yatzy, Forced "
-        "Yatzy). `rolls_left` is the number of rolls still allowed after `dice`; with `dice` "
-        "null the answer is the value at the start of the turn, with no options.",
-        request=AdviceIn,
-        responses={200: AdviceOut, **docs.problems(400, 404, 413, 415, 429, strategy=True)},
-        examples=[docs.ADVICE_REQUEST, docs.ADVICE_EXAMPLE],
+        description="Stateless: every option in a position you describe, valued under optimal "
+        "play. Box games (Yahtzee with any options, Yatzy, Forced Yatzy): the expected final "
+        "score of solitaire play; `rolls_left` is the number of rolls still allowed after "
+        "`dice`; with `dice` null the answer is the value at the start of the turn, with no "
+        "options. Ten Thousand: the game's own objective, the chance of winning with two "
+        "`totals` or the expected turns with one, for the throw in `dice` (see the "
+        "Ten Thousand operation).",
+        request=docs.box_or_ten_thousand("AdvicePosition", AdviceIn, TenThousandAdviceIn),
+        responses={
+            200: docs.box_or_ten_thousand("AdviceAnswer", AdviceOut, TenThousandAdviceOut),
+            **docs.problems(400, 404, 413, 415, 429, strategy=True),
+            **docs.TEN_THOUSAND_GAME_OVER,
+        },
+        examples=[
+            docs.ADVICE_REQUEST,
+            docs.ADVICE_EXAMPLE,
+            docs.TEN_THOUSAND_ADVICE_REQUEST,
+            docs.TEN_THOUSAND_ADVICE_EXAMPLE,
+        ],
     )
     @action(detail=True, methods=["post"])
     def advice(self, request: Request, pk: str) -> Response:
         ruleset = _ruleset(pk)
+        if isinstance(ruleset, TenThousand):
+            position = TenThousandAdviceIn(data=request.data)
+            position.is_valid(raise_exception=True)
+            data = position.validated_data
+            answer = ten_thousand_advice(
+                options=ruleset.validate_options(data["options"]),
+                totals=data["totals"],
+                turn_points=data["turn_points"],
+                dice=data.get("dice"),
+            )
+            return Response(render_ten_thousand_advice(answer))
         given = AdviceIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data

@@ -1,10 +1,14 @@
-"""Advice for a game's current seat, from the strategy tables or the strongest computer player.
+"""Advice for a game's current seat and for any position, from the solved tables.
 
-The advice is the solitaire-optimal move: in a game of several seats it ignores the other
-players' scores (maximising one's own expected final score, not the chance of winning).
+Box games (Yahtzee, Yatzy, Forced Yatzy): the solitaire-optimal move, which in a game of
+several seats ignores the other players' scores. Ten Thousand: the game's own objective,
+the chance of winning against the one other seat in play or the fewest turns alone (with
+the documented approximation beyond that: see ``scoring.strategy.tenthousand_advice``).
+Maxi Yatzy has no table: its hint is the move the strongest computer player would make.
 """
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,20 +16,28 @@ from django.conf import settings
 
 from games.models import Game
 from games.play.errors import ServiceError
-from games.play.strategy import strategy_load
+from games.play.strategy import strategy_load, ten_thousand_tables
 from scoring import get_ruleset
 from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED, Advice, advise_with, computer_command
+from scoring.strategy.tenthousand_advice import (
+    Position,
+    TenThousandAdvice,
+    advise_position,
+    advise_state,
+)
+from scoring.tenthousand import TenThousand
 
 
 @dataclass(frozen=True)
 class Hint:
-    """The advice for the seat to move: from the strategy tables (``advice``) where its
-    ruleset has them, else the move the strongest computer player would make (``move``,
-    as ``{"action": ..., **arguments}``)."""
+    """The advice for the seat to move: from the strategy tables (``advice``, or
+    ``ten_thousand``) where its ruleset has them, else the move the strongest computer
+    player would make (``move``, as ``{"action": ..., **arguments}``)."""
 
     seat: int
     advice: Advice | None = None
+    ten_thousand: TenThousandAdvice | None = None
     move: dict[str, Any] | None = None
 
 
@@ -35,6 +47,10 @@ def game_hint(game: Game) -> Hint:
     ruleset = get_ruleset(game.ruleset)
     view = ruleset.view(game.state, options=game.options)
     seat = view.current_seat
+    if isinstance(ruleset, TenThousand):
+        options = ruleset.validate_options(game.options)
+        tables = ten_thousand_tables(options=options)
+        return Hint(seat, ten_thousand=advise_state(tables, game.state, options))
     if ruleset.id in SUPPORTED:
         player = view.players[seat]
         dice = view.turn["dice"]
@@ -56,3 +72,25 @@ def game_hint(game: Game) -> Hint:
         folder=settings.STRATEGY_DIR,
     )
     return Hint(seat, move={"action": command.action, **command.args()})
+
+
+def ten_thousand_advice(
+    *,
+    options: Mapping[str, Any],
+    totals: Sequence[int],
+    turn_points: int,
+    dice: Sequence[int] | None,
+) -> TenThousandAdvice:
+    """Every option of a Ten Thousand position described by the caller: ``totals`` the
+    seat's own and, in a game of two, the other's; ``dice`` the throw to decide on (None
+    before a throw of all six dice). ``options`` are the game's, validated. With a final
+    round and the other's total at the target, the position is the seat's last turn."""
+    others = tuple(totals[1:])
+    # A final round: the other has reached the target, this seat's last turn must beat it.
+    reached = options["final_round"] and others and max(others) >= options["target"]
+    position = Position(
+        totals[0], others, turn_points, None if dice is None else tuple(dice),
+        max(others) if reached else None,
+    )
+    tables = ten_thousand_tables(options=options)
+    return advise_position(tables, options, position)

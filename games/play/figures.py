@@ -19,7 +19,7 @@ from collections.abc import Collection
 from typing import Any
 
 from games.models import Game, Player
-from games.play.analysis import analysable, analysis_of
+from games.play.analysis import analysable_game, analysis_of
 from games.play.strategy import build_in_background
 from scoring.match import GameStatus
 from scoring.strategy import StaleTable
@@ -42,11 +42,12 @@ def figures_due(*, passed_over: Collection[Any] = ()) -> Any | None:
 
 
 def figures_keep(*, game_id: Any) -> None:
-    """Store the accuracy of every seat of the game (none for a ruleset without analysis),
-    and mark its figures kept. Raises :class:`TableMissing` (nothing stored) while its
-    strategy table is missing, after starting its build in the background."""
+    """Store the accuracy of every seat of the game (none for a game without analysis: a
+    ruleset not solved, Ten Thousand of three seats or more), and mark its figures kept.
+    Raises :class:`TableMissing` (nothing stored) while its strategy table is missing,
+    after starting its build in the background."""
     game = Game.objects.get(pk=game_id)
-    if analysable(game.ruleset):
+    if analysable_game(game):
         players = list(Player.objects.filter(game=game))
         try:
             analysis = analysis_of(game, [p.seat for p in players], build_missing=False)

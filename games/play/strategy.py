@@ -18,8 +18,8 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -27,11 +27,14 @@ from django.db.models import Exists, OuterRef
 
 from games.models import Game, Player
 from games.play.errors import ServiceError
-from scoring import RuleError
+from scoring import RuleError, get_ruleset
 from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
 from scoring.strategy.model import resolve
+from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
+from scoring.tenthousand import TenThousand
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Seconds a client is asked to wait while a missing table is built (a build takes 5 to 20).
 RETRY_AFTER = 15
@@ -42,7 +45,10 @@ _lock = threading.Lock()
 # One background build at a time per process: a burst of requests for tables of several
 # options queues them rather than solving them all at once on the request threads' cores.
 _build_slot = threading.Semaphore(1)
+# Builds started and not done, at most: the bank minimums a caller may name are many.
+MOST_WAITING_BUILDS = 4
 _builds: dict[tuple[str, str, tuple[tuple[str, Any], ...]], threading.Thread] = {}
+TEN_THOUSAND = "ten-thousand"
 
 
 def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Strategy:
@@ -54,15 +60,36 @@ def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Stra
     background) when the table is missing or stale.
     """
     folder = settings.STRATEGY_DIR
+    return _loaded_or_unavailable(
+        lambda: load_strategy(ruleset_id, options, folder, build_missing=False),
+        ruleset_id, options, f"the optimal-strategy table for {ruleset_id}",
+    )
+
+
+def _loaded_or_unavailable(
+    load: Callable[[], T], ruleset_id: str, options: Mapping[str, Any] | None, what: str
+) -> T:
+    """What ``load`` reads; if the table is missing or stale, its build is started in the
+    background and the answer is 503 ``strategy_unavailable``."""
     try:
-        return load_strategy(ruleset_id, options, folder, build_missing=False)
+        return load()
     except (FileNotFoundError, StaleTable):
         pass
     build_in_background(ruleset_id=ruleset_id, options=options)
     raise ServiceError(
         "strategy_unavailable",
-        f"the optimal-strategy table for {ruleset_id} is being built; "
-        f"try again in {RETRY_AFTER} seconds",
+        f"{what} is being built; try again in {RETRY_AFTER} seconds",
+    )
+
+
+def ten_thousand_tables(*, options: Mapping[str, Any]) -> SolvedTables:
+    """Ten Thousand's solved tables for these (validated) options' bank minimum, read
+    from ``STRATEGY_DIR`` if this process has not loaded them yet; never built here (503
+    ``strategy_unavailable`` after starting the build in the background, as above)."""
+    folder, minimum = settings.STRATEGY_DIR, options["bank_minimum"]
+    return _loaded_or_unavailable(
+        lambda: load_tables(minimum, folder, build_missing=False),
+        TEN_THOUSAND, options, f"the solved table of Ten Thousand with a bank minimum of {minimum}",
     )
 
 
@@ -73,10 +100,11 @@ def strategy_require(*, ruleset_id: str, options: Mapping[str, Any] | None) -> N
     A no-op for rulesets whose computers need no table, and for input the caller refuses
     anyway (an unknown ruleset, bad options): the caller's own checks answer those.
     """
-    if ruleset_id not in SUPPORTED:
-        return
     try:
-        strategy_load(ruleset_id=ruleset_id, options=options)
+        if ruleset_id == TEN_THOUSAND:
+            ten_thousand_tables(options=get_ruleset(ruleset_id).validate_options(options))
+        elif ruleset_id in SUPPORTED:
+            strategy_load(ruleset_id=ruleset_id, options=options)
     except ServiceError:
         raise
     except RuleError:
@@ -101,12 +129,19 @@ def game_strategy_require(*, game_id: Any) -> None:
 def build_in_background(*, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
     """Start building this table in a thread, unless this process builds it already."""
     folder = settings.STRATEGY_DIR
-    ruleset, full = resolve(ruleset_id, options)
+    ruleset = get_ruleset(ruleset_id)
+    if isinstance(ruleset, TenThousand):
+        full = {"bank_minimum": ruleset.validate_options(options)["bank_minimum"]}
+    else:
+        ruleset, full = resolve(ruleset_id, options)
     key = (str(folder), ruleset.id, tuple(sorted(full.items())))
     with _lock:
         running = _builds.get(key)
         if running is not None and running.is_alive():
             return
+        waiting = sum(thread.is_alive() for thread in _builds.values())
+        if waiting >= MOST_WAITING_BUILDS:
+            return  # a later request asks again once the queue is shorter
         thread = threading.Thread(
             target=_build,
             args=(ruleset.id, full, folder),
@@ -129,7 +164,10 @@ def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> None:
     try:
         with _build_slot:
             started = time.perf_counter()
-            _, built = prepare_table(ruleset_id, options, folder)
+            if ruleset_id == TEN_THOUSAND:
+                _, built = prepare_tables(options["bank_minimum"], folder)
+            else:
+                _, built = prepare_table(ruleset_id, options, folder)
     except Exception:  # a thread has no caller to tell: log it; the next request retries
         logger.exception("building the strategy table for %s %s failed", ruleset_id, options)
         return

@@ -106,7 +106,7 @@ class SeatAnalysis:
     expected_start: float
     expected_loss: float
     accuracy: float | None  # None while the seat has made no decision
-    luck: float
+    luck: float | None  # None where it has no meaning (Ten Thousand, before the end)
     counts: dict[str, int]
 
 

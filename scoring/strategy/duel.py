@@ -1,5 +1,8 @@
 """Ten Thousand head to head: ``python -m scoring.strategy.duel --games 2000 --seed 1``.
 
+Run from the project's folder: the ``optimal`` player reads its solved tables from
+``--folder`` (default ``$STRATEGY_DIR`` or ``strategy-tables``), building them if missing.
+
 Plays seeded two-player games of ``--first`` (default ``optimal``) against ``--second``
 (default ``classic``) through the engine, alternating who starts (even games: the first
 level starts), and prints the first level's win rate with a 95% Wilson confidence
@@ -9,9 +12,9 @@ as half a win. Game ``g`` draws its dice from ``random.Random(f"{seed}:{g}")``.
 
 import argparse
 import math
+import os
 import random
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
@@ -62,14 +65,17 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=10000)
     parser.add_argument("--bank-minimum", type=int, default=350)
     parser.add_argument("--final-round", action="store_true")
+    parser.add_argument(
+        "--folder", type=Path, default=Path(os.environ.get("STRATEGY_DIR", "strategy-tables")),
+        help="where the solved tables are read from (built there if missing)",
+    )
     args = parser.parse_args()
     options = {
         "target": args.target, "bank_minimum": args.bank_minimum,
         "final_round": args.final_round,
     }
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:  # Ten Thousand needs no table
-        played = duel(args.first, args.second, args.games, args.seed, options, Path(folder))
+    played = duel(args.first, args.second, args.games, args.seed, options, args.folder)
     took = time.perf_counter() - started
 
     n = len(played)
@@ -85,6 +91,10 @@ def main() -> None:
           f"95% CI [{low:.4f}, {high:.4f}] (Wilson)")
     print(f"  when starting: {statistics.mean(starting):.4f} over {len(starting)} games; "
           f"when second: {statistics.mean(replying):.4f} over {len(replying)} games")
+    first_seat = sum(score(0, game) for _, game in played)
+    low0, high0 = wilson(first_seat, n)
+    print(f"the first seat to throw won {first_seat / n:.4f} of the games, "
+          f"95% CI [{low0:.4f}, {high0:.4f}]")
     print(f"mean game length: {statistics.mean(turns):.2f} turns (both players), "
           f"{statistics.mean(rounds):.2f} rounds; "
           f"mean moves {statistics.mean(game.moves for _, game in played):.1f}")

@@ -94,7 +94,7 @@ def computer_command(
         raise RuleError("game_not_active", "the game is over")
     options = ruleset.validate_options(options)
     if isinstance(ruleset, TenThousand):
-        return ten_thousand_move(state, level=level, options=options, rng=rng)
+        return ten_thousand_move(state, level=level, options=options, rng=rng, folder=folder)
     assert isinstance(ruleset, BoxGame)
     if state["dice"] is None:
         return Roll()  # every level's only move (and no table to load for it)

@@ -128,33 +128,49 @@ def build(model: BoxModel, solver: Solver, folder: str | os.PathLike[str]) -> Ta
     }
     stored = values.astype(STORED_DTYPE)
     path = table_path(folder, model)
+    write_arrays(path, meta, values=stored)
+    return Table(meta=meta, values=stored, path=path)
+
+
+def write_arrays(path: Path, meta: Mapping[str, Any], **arrays: np.ndarray) -> None:
+    """Write arrays and their header as one ``.npz``, atomically: readers never see half a
+    file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, values=stored, meta=np.array(json.dumps(meta)))
+            np.savez(handle, **arrays, meta=np.array(json.dumps(meta)))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return Table(meta=meta, values=stored, path=path)
 
 
-def read(path: Path, expected: Mapping[str, Any]) -> Table:
-    """Load a table, or raise ``FileNotFoundError`` (no file) or :class:`StaleTable`
-    (solved for something else, or not a readable table at all)."""
+def read_arrays(
+    path: Path, expected: Mapping[str, Any], names: tuple[str, ...]
+) -> tuple[dict[str, Any], list[np.ndarray]]:
+    """A ``.npz``'s header and the arrays named, or ``FileNotFoundError`` (no file) or
+    :class:`StaleTable` (a header that differs from ``expected``, or no readable table)."""
     try:
         with np.load(path, allow_pickle=False) as npz:
             meta = json.loads(str(npz["meta"]))
             for key, value in expected.items():
                 if meta.get(key) != value:
                     raise StaleTable(f"{path}: {key} is {meta.get(key)!r}, expected {value!r}")
-            values = npz["values"]
+            arrays = [npz[name] for name in names]
     except FileNotFoundError:
         raise
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise StaleTable(f"{path} is not a readable table: {exc}") from exc
+    for array in arrays:
+        array.flags.writeable = False
+    return meta, arrays
+
+
+def read(path: Path, expected: Mapping[str, Any]) -> Table:
+    """Load a table, or raise ``FileNotFoundError`` (no file) or :class:`StaleTable`
+    (solved for something else, or not a readable table at all)."""
+    meta, (values,) = read_arrays(path, expected, ("values",))
     if list(values.shape) != meta.get("shape"):
         raise StaleTable(f"{path}: values have shape {values.shape}, header says {meta['shape']}")
-    values.flags.writeable = False
     return Table(meta=meta, values=values, path=path)

@@ -126,7 +126,10 @@ def test_the_calculator_and_advice_have_a_path_per_ruleset(document):
     scored = [r for r in RULESET_IDS if f"/api/v1/rulesets/{r}/score/" in paths]
     advised = [r for r in RULESET_IDS if f"/api/v1/rulesets/{r}/advice/" in paths]
     assert scored == RULESET_IDS
-    assert advised == ["yahtzee", "yatzy", "forced-yatzy"]
+    assert advised == ["yahtzee", "yatzy", "forced-yatzy", "ten-thousand"]
+    ten = paths["/api/v1/rulesets/ten-thousand/advice/"]["post"]
+    answer = ten["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/TenThousandAdviceOut"}
     dice = document["components"]["schemas"]["MaxiYatzyScoreInRequest"]["properties"]["dice"]
     assert (dice["minItems"], dice["maxItems"]) == (6, 6)
 

@@ -1,6 +1,6 @@
 """Ten Thousand computers: the classic player follows the rule text on hand-picked
-throws, the optimal player's dynamic programme holds hand-checked values and beats the
-classic player, and greedy and random stay within the rules."""
+throws, the optimal player plays the solved game's best option (and beats the classic
+player), and greedy and random stay within the rules."""
 
 import random
 from pathlib import Path
@@ -11,17 +11,17 @@ from scoring import get_ruleset
 from scoring.commands import Bank, Command, Roll
 from scoring.ruleset import State
 from scoring.strategy.duel import duel, score, wilson
+from scoring.strategy.selfplay import play_game
 from scoring.strategy.tenthousand import (
-    CAP_MARGIN,
     classic_combinations,
     classic_move,
     greedy_move,
     optimal_move,
     random_move,
-    throws,
-    turn_values,
 )
-from scoring.tenthousand import best_selection, selection_value
+from scoring.strategy.tenthousand_advice import advise_state
+from scoring.strategy.tenthousand_tables import load_tables
+from scoring.tenthousand import selection_value
 
 TEN = get_ruleset("ten-thousand")
 DEFAULTS = TEN.validate_options({})
@@ -121,10 +121,11 @@ def test_classic_reads_350_as_the_games_bank_minimum() -> None:
     assert classic_move(throw_state([5, 2, 3], 450), options) == Bank(set_aside=(3,))
 
 
-def test_every_level_throws_all_six_first() -> None:
+def test_every_level_throws_all_six_first(folder: Path) -> None:
     state = TEN.new_state(seats=1, options=DEFAULTS)
     for move in (classic_move(state, DEFAULTS), greedy_move(state, DEFAULTS),
-                 optimal_move(state, DEFAULTS), random_move(state, DEFAULTS, random.Random())):
+                 optimal_move(state, DEFAULTS, folder),
+                 random_move(state, DEFAULTS, random.Random())):
         assert move == Roll()
         apply(state, move)
 
@@ -157,79 +158,52 @@ def test_random_picks_scoring_selections_and_both_endings() -> None:
     assert len(seen) > 10
 
 
-# -- optimal: the dynamic programme ------------------------------------------------------
+# -- optimal: the solved game ----------------------------------------------------------------
 
 
-def test_one_die_by_hand_where_the_dp_banks_everything() -> None:
-    # From 20 000 points every throw banks next (see below), so one die is worth, by hand:
-    # a 1 (1/6): 20 100 banked; a 5 (1/6): 20 050; anything else busts.
-    values = turn_values(350)
-    assert values.throw_value(1, 20_000) == pytest.approx((20_100 + 20_050) / 6)
-    assert values.after_value(0, 20_100) == 20_100
+def test_optimal_plays_the_best_option_of_the_advice(folder: Path) -> None:
+    state = throw_state([1, 5, 2, 2, 3, 4], turn_points=0)
+    state["totals"] = [0, 0]
+    tables = load_tables(350, folder)
+    best = advise_state(tables, state, DEFAULTS).best
+    assert best == {"keep": [1], "then": "roll"}  # the 1 alone: five dice to throw again
+    assert optimal_move(state, DEFAULTS, folder) == Roll(set_aside=(0,))
 
 
-def test_one_die_recursion_at_low_points() -> None:
-    # One die: a 1 or a 5 uses it (hot dice: six dice next, or bank); else a bust.
-    values = turn_values(350)
-    for points in (0, 300, 1000, 2500):
-        expected = (values.after_value(0, points + 100) + values.after_value(0, points + 50)) / 6
-        assert values.throw_value(1, points) == pytest.approx(expected)
-
-
-def test_banking_is_optimal_when_the_turn_is_high_and_one_die_is_left() -> None:
-    values = turn_values(350)
-    assert values.banks(1, 1000)
-    assert values.banks(2, 1000)
-    assert not values.banks(6, 1000)  # hot dice: six dice are worth throwing
-    # Below the minimum banking is not allowed, so the value is that of throwing.
-    assert not values.banks(1, 300)
-    assert values.after_value(1, 300) == values.throw_value(1, 300)
-    state = throw_state([1, 3], turn_points=1000)
-    assert optimal_move(state, DEFAULTS) == Bank(set_aside=(4,))
-
-
-def test_every_number_of_dice_banks_well_below_the_cap() -> None:
-    values = turn_values(350)
-    for n in range(1, 7):
-        assert all(values.banks(n, t) for t in range(12_000, 350 + CAP_MARGIN, 50))
-        assert values.throw_value(n, 350 + CAP_MARGIN + 50) == 350 + CAP_MARGIN + 50
-
-
-def test_the_turns_value_and_a_lower_bound() -> None:
-    # Taking every scoring die of the first throw and banking at once (allowed with a
-    # bank minimum of 0) is one strategy; the optimal one is worth more.
-    take_all = sum(p * best_selection(faces).points for faces, p in throws(6))
-    assert turn_values(0).start > take_all
-    assert turn_values(350).start == pytest.approx(518.4305, abs=1e-3)
-    assert turn_values(350).start < turn_values(0).start  # a minimum only constrains
-
-
-def test_optimal_keeps_only_the_one_and_throws_five_dice() -> None:
-    # 1-5-2-2-3-4: the 1 alone leaves five dice (100 + V(5)), better than 1 and 5 (4 dice).
-    values = turn_values(350)
-    assert values.throw_value(5, 100) > values.throw_value(4, 150)
-    assert optimal_move(throw_state([1, 5, 2, 2, 3, 4]), DEFAULTS) == Roll(set_aside=(0,))
-
-
-def test_optimal_throws_hot_dice_and_respects_the_bank_minimum() -> None:
-    assert optimal_move(throw_state([5, 1], 400), DEFAULTS) == Roll(set_aside=(4, 5))
-    options = TEN.validate_options({"bank_minimum": 2000})
-    move = optimal_move(throw_state([1, 3], 1000), options)
-    assert isinstance(move, Roll)
-    apply(throw_state([1, 3], 1000), move, options)
-
-
-def test_optimal_banks_a_win() -> None:
-    # Hot dice at 1500 would be thrown again, but banking reaches the target: a win.
+def test_optimal_banks_a_win_and_chases_it_in_a_final_round(folder: Path) -> None:
     state = throw_state([1, 1, 1, 5, 5, 5], total=9000)
-    assert optimal_move(state, DEFAULTS) == Bank(set_aside=(0, 1, 2, 3, 4, 5))
-    final = TEN.validate_options({"final_round": True})
-    assert optimal_move(state, final) == Roll(set_aside=(0, 1, 2, 3, 4, 5))
-    assert isinstance(optimal_move(throw_state([1, 1, 1, 5, 5, 5]), DEFAULTS), Roll)
+    assert optimal_move(state, DEFAULTS, folder) == Bank(set_aside=(0, 1, 2, 3, 4, 5))
+    # Far from the target, 1500 with hot dice is worth throwing on.
+    assert isinstance(optimal_move(throw_state([1, 1, 1, 5, 5, 5]), DEFAULTS, folder), Roll)
 
 
-def test_optimal_beats_classic_head_to_head(tmp_path: Path) -> None:
-    played = duel("optimal", "classic", 300, 1, DEFAULTS, tmp_path)
+def test_optimal_takes_more_risk_behind_than_ahead(folder: Path) -> None:
+    """The single-turn player banked 400 with two dice left whatever the score; the solved
+    player banks it when far ahead near the end, and throws on when far behind."""
+    ahead = throw_state([1, 3], turn_points=300)
+    ahead["totals"] = [9000, 2000]
+    behind = throw_state([1, 3], turn_points=300)
+    behind["totals"] = [2000, 9900]
+    assert isinstance(optimal_move(ahead, DEFAULTS, folder), Bank)
+    assert isinstance(optimal_move(behind, DEFAULTS, folder), Roll)
+
+
+@pytest.mark.parametrize(
+    ("seats", "options"),
+    [(3, DEFAULTS), (2, TEN.validate_options({"final_round": True, "target": 2000}))],
+)
+def test_optimal_plays_whole_legal_games_beyond_the_solved_ones(
+    seats: int, options: dict, folder: Path
+) -> None:
+    for seed in range(3):
+        game = play_game(
+            TEN, ["optimal"] * seats, options=options, rng=random.Random(seed), folder=folder
+        )
+        assert game.winners
+
+
+def test_optimal_beats_classic_head_to_head(folder: Path) -> None:
+    played = duel("optimal", "classic", 300, 1, DEFAULTS, folder)
     wins = sum(score(seat, game) for seat, game in played)
     low, _ = wilson(wins, len(played))
     assert wins / len(played) > 0.55

@@ -1,6 +1,6 @@
 """Schema declarations shared by the views: error responses and examples."""
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicProxySerializer
 
 from games.api.schema.responses import ProblemOut
 from games.http.problems import PROBLEM_TYPES, problem
@@ -10,6 +10,17 @@ from scoring.strategy.analysis import (
     INACCURACY_BELOW,
     MISTAKE_BELOW,
 )
+from scoring.strategy.tenthousand_analysis import BEST_TOLERANCE as TEN_THOUSAND_BEST
+from scoring.strategy.tenthousand_analysis import THRESHOLDS as TEN_THOUSAND_THRESHOLDS
+
+
+def box_or_ten_thousand(name: str, box: type, ten_thousand: type) -> PolymorphicProxySerializer:
+    """A body that is the box games' shape or Ten Thousand's: ``oneOf`` the two (the advice's
+    operations are then split by ruleset, each with its own: ``hooks.split_by_ruleset``)."""
+    return PolymorphicProxySerializer(
+        component_name=name, serializers=[box, ten_thousand], resource_type_field_name=None
+    )
+
 
 # Codes that the descriptions below shared by every operation leave out: each is named
 # where it arises (a wrong API key in its own words, the analysis and classroom paths, the
@@ -205,12 +216,56 @@ ADVICE = {
 ADVICE_EXAMPLE = OpenApiExample("The advice", value=ADVICE, response_only=True)
 HINT_EXAMPLE = OpenApiExample("A hint", value={"seat": 0, **ADVICE}, response_only=True)
 
+# Ten Thousand, default options: 6,500 against 8,000, 300 points set aside, and a throw of
+# 1-5-5-2-3-3 (the values as the service gives them).
+TEN_THOUSAND_OPTIONS = [
+    ({"keep": [1], "then": "roll"}, 0.25184140892636303),
+    ({"keep": [5], "then": "roll"}, 0.24467954956102628),
+    ({"keep": [1, 5], "then": "roll"}, 0.23292449996820355),
+    ({"keep": [5, 5], "then": "roll"}, 0.22649688301842102),
+    ({"keep": [1, 5, 5], "then": "roll"}, 0.22272749119307167),
+    ({"keep": [1, 5, 5], "then": "bank"}, 0.22195297171703954),
+    ({"keep": [1, 5], "then": "bank"}, 0.21414289701526323),
+    ({"keep": [1], "then": "bank"}, 0.20648772965147855),
+    ({"keep": [5, 5], "then": "bank"}, 0.20648772965147855),
+    ({"keep": [5], "then": "bank"}, 0.1988789514240965),
+    ("pass", 0.1537528359465672),
+]
+TEN_THOUSAND_ADVICE = {
+    "method": "optimal",
+    "objective": "win_probability",
+    "best": {"keep": [1], "then": "roll"},
+    "options": [{"option": option, "value": value} for option, value in TEN_THOUSAND_OPTIONS],
+}
+TEN_THOUSAND_GAME_OVER = {
+    (409, "application/problem+json"): OpenApiResponse(
+        ProblemOut,
+        description="Ten Thousand: the position is of a game already over "
+        "(`game_not_active`): the seat's total has reached the target, or, without a final "
+        "round, the other's has.",
+    )
+}
+TEN_THOUSAND_ADVICE_REQUEST = OpenApiExample(
+    "Ten Thousand: two seats, a throw of six dice",
+    value={"totals": [6500, 8000], "turn_points": 300, "dice": [1, 5, 5, 2, 3, 3]},
+    request_only=True,
+)
+TEN_THOUSAND_ADVICE_EXAMPLE = OpenApiExample(
+    "Ten Thousand: the chance of winning after each option", value=TEN_THOUSAND_ADVICE,
+    response_only=True,
+)
+TEN_THOUSAND_HINT_EXAMPLE = OpenApiExample(
+    "Ten Thousand: a hint", value={"seat": 1, **TEN_THOUSAND_ADVICE}, response_only=True
+)
+
 # -- analysis ------------------------------------------------------------------------------
 
 ANALYSIS_DESCRIPTION = f"""\
-Every decision of the game so far, scored against optimal solitaire play, for Yahtzee (any
-options), Yatzy and Forced Yatzy; other rulesets answer 409 `analysis_unavailable`. By
-default the seats of people only; `?seats=all` adds the computer seats.
+Every decision of the game so far, scored against optimal play: solitaire play for Yahtzee
+(any options), Yatzy and Forced Yatzy (`AnalysisOut`), and the game's own objective for Ten
+Thousand games of one or two seats (`TenThousandAnalysisOut`, below); other games answer
+409 `analysis_unavailable`. By default the seats of people only; `?seats=all` adds the
+computer seats.
 
 **Decisions.** A decision is made on a roll. With rolls left its options are every keep
 (the dice held for the next roll, as sorted faces) and every legal box; with none left,
@@ -251,7 +306,30 @@ accuracy 18 and 6% `best`. Forced Yatzy leaves less to decide: there `greedy` ha
 89 (80% `best`) and `random` 40. Luck averages 0 for every player.
 
 The analysis is solitaire: in a game of several seats it judges each seat's decisions by
-its own expected score, not by its chance to win. Three queries, a few milliseconds."""
+its own expected score, not by its chance to win. Three queries, a few milliseconds.
+
+**Ten Thousand.** A decision is made on every throw that can score (a bust decides
+nothing); its options are those of the hint (every distinct selection of the throw, then
+`roll` or, where the bank minimum is reached, `bank`; and `pass`), read from the log: the
+`set_aside` and the move after it, or the `passed`, whose `seq` records the decision. The
+answer's `objective` is `win_probability` in a game of two seats (the values are the seat's
+chance of winning) and `expected_turns` alone (its expected turns still to play, this one
+included); `method` is `optimal`, or `approximate` for a final round or a target above
+10,000. `loss` is the distance from the best option, never negative. Labels, by objective:
+- chance of winning: `best` at most {TEN_THOUSAND_BEST:g} lost; `inaccuracy` under
+  {TEN_THOUSAND_THRESHOLDS["win_probability"][0]:g} (one percentage point: a close call);
+  `mistake` under {TEN_THOUSAND_THRESHOLDS["win_probability"][1]:g}; `blunder` from there;
+- expected turns: `best` at most {TEN_THOUSAND_BEST:g}; `inaccuracy` under
+  {TEN_THOUSAND_THRESHOLDS["expected_turns"][0]:g} turn; `mistake` under
+  {TEN_THOUSAND_THRESHOLDS["expected_turns"][1]:g}; `blunder` from there.
+
+`accuracy`: chance of winning, `100 * (1 - expected_loss / expected_start)` (at least 0);
+expected turns, `100 * expected_start / (expected_start + expected_loss)`. `expected_start`
+is the seat's value when the game begins (the second seat's chance is one minus the
+first's). `luck` is null until the game is finished; then `outcome - expected_start +
+expected_loss` (outcome 1 for a win, 0 otherwise) for a chance of winning, and
+`expected_start + expected_loss - turns played` for expected turns. A seat that left still
+counts as the other seat."""
 
 # A real answer (a finished solitaire Yahtzee game, three of its 39 decisions).
 ANALYSIS = {
@@ -291,6 +369,46 @@ ANALYSIS = {
 ANALYSIS_EXAMPLE = OpenApiExample(
     "A finished solitaire game (three of its decisions)", value=ANALYSIS, response_only=True
 )
+# A real answer: the `greedy` computer's seat of a Ten Thousand game against `optimal`
+# (two of its 25 decisions).
+TEN_THOUSAND_ANALYSIS = {
+    "method": "optimal",
+    "objective": "win_probability",
+    "seats": [
+        {
+            "seat": 0,
+            "name": "Bot",
+            "computer": "greedy",
+            "total": 5150,
+            "expected_start": 0.5317152131326656,
+            "expected_loss": 0.24863837313397247,
+            "accuracy": 53.24,
+            "luck": -0.2830768399986931,
+            "counts": {"best": 12, "inaccuracy": 4, "mistake": 7, "blunder": 2},
+        }
+    ],
+    "decisions": [
+        {
+            "seq": 2, "seat": 0, "round": 1, "dice": [1, 1, 2, 3, 4, 6], "turn_points": 0,
+            "totals": [0, 0], "chosen": {"keep": [1, 1], "then": "roll"},
+            "best": {"keep": [1], "then": "roll"}, "chosen_value": 0.509816808360208,
+            "best_value": 0.5166977646135248, "loss": 0.00688095625331675,
+            "label": "inaccuracy",
+        },
+        {
+            "seq": 12, "seat": 0, "round": 2, "dice": [1, 1, 5], "turn_points": 250,
+            "totals": [400, 1050], "chosen": {"keep": [1, 1, 5], "then": "bank"},
+            "best": {"keep": [1, 1, 5], "then": "roll"}, "chosen_value": 0.44747819418032087,
+            "best_value": 0.5050360311876232, "loss": 0.057557837007302326,
+            "label": "blunder",
+        },
+    ],
+}
+TEN_THOUSAND_ANALYSIS_EXAMPLE = OpenApiExample(
+    "Ten Thousand: a finished game of two seats (two decisions of one seat)",
+    value=TEN_THOUSAND_ANALYSIS,
+    response_only=True,
+)
 ANALYSIS_QUERY_REFUSED = {
     (400, "application/problem+json"): OpenApiResponse(
         ProblemOut,
@@ -302,6 +420,6 @@ ANALYSIS_UNAVAILABLE = {
     (409, "application/problem+json"): OpenApiResponse(
         ProblemOut,
         description="The game's ruleset has no solved strategy (`analysis_unavailable`): "
-        "Maxi Yatzy, Ten Thousand.",
+        "Maxi Yatzy, and Ten Thousand games of three seats or more.",
     )
 }

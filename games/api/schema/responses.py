@@ -213,9 +213,8 @@ class HealthBody(TypedDict):
 
 
 class AdviceOptionBody(TypedDict):
-    action: Literal["roll", "score", "bank", "pass"]
+    action: Literal["roll", "score"]
     hold: NotRequired[list[int]]
-    set_aside: NotRequired[list[int]]
     category: NotRequired[BoxId]
     points: NotRequired[Annotated[int, "What the box takes now."]]
     expected_final: NotRequired[float]
@@ -225,7 +224,7 @@ class AdviceBody(TypedDict):
     method: Annotated[
         Literal["optimal", "heuristic"],
         "optimal: from the solved strategy tables; heuristic: the strongest computer "
-        "player's move (Maxi Yatzy, Ten Thousand), without expected values.",
+        "player's move (Maxi Yatzy), without expected values.",
     ]
     expected_final: Annotated[
         float | None,
@@ -238,6 +237,83 @@ class AdviceBody(TypedDict):
 
 
 class HintBody(AdviceBody):
+    seat: Annotated[int, "The seat the advice is for: the current one."]
+
+
+# -- Ten Thousand's advice -------------------------------------------------------------------
+
+TEN_THOUSAND_OPTION = {
+    "oneOf": [
+        {
+            "type": "object",
+            "required": ["keep", "then"],
+            "additionalProperties": False,
+            "properties": {
+                "keep": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 1, "maximum": 6},
+                    "maxItems": 6,
+                    "description": "The faces set aside from this throw, sorted (a scoring "
+                    "selection); empty only before the turn's first throw.",
+                },
+                "then": {
+                    "type": "string",
+                    "enum": ["roll", "bank"],
+                    "description": "Throw the dice left (all six again once all are set "
+                    "aside), or bank the turn score.",
+                },
+            },
+            "description": "Set these dice aside, then throw on or bank.",
+        },
+        {"type": "string", "enum": ["pass"], "description": "End the turn with no points."},
+    ]
+}
+
+
+@extend_schema_field(TEN_THOUSAND_OPTION)
+class TenThousandOptionField(serializers.JSONField):
+    """A Ten Thousand option: ``{"keep": [faces], "then": "roll" | "bank"}`` or ``"pass"``."""
+
+
+TenThousandOption = Annotated[Any, TenThousandOptionField]
+OBJECTIVE = (
+    "`win_probability` (two seats in play: the seat's chance of winning) or "
+    "`expected_turns` (one seat: its expected number of turns still to play, this one "
+    "included)."
+)
+
+
+class TenThousandOptionValueBody(TypedDict):
+    option: TenThousandOption
+    value: Annotated[
+        float,
+        "The seat's value if it takes this option and plays optimally afterwards, in the "
+        "objective's units, unrounded (exact to 1e-9).",
+    ]
+
+
+class TenThousandAdviceBody(TypedDict):
+    """Ten Thousand: every distinct option of the throw to decide on, with its value."""
+
+    method: Annotated[
+        Literal["optimal", "approximate"],
+        "`optimal`: the solved game (one or two seats in play, `final_round` false, "
+        "`target` at most 10,000); `approximate`: the documented approximation otherwise "
+        "(three or more seats: against the strongest other seat; a larger target: at most "
+        "10,000 from it; a final round: its last turn solved exactly).",
+    ]
+    objective: Annotated[Literal["win_probability", "expected_turns"], OBJECTIVE]
+    best: Annotated[TenThousandOption, "The best option (the first of `options`)."]
+    options: Annotated[
+        list[TenThousandOptionValueBody],
+        "Every distinct option, best first: each scoring selection of the throw (as sorted "
+        "faces) then `roll`, and then `bank` where the turn score reaches the bank minimum; "
+        "and `pass`. Before the turn's first throw: `{\"keep\": [], \"then\": \"roll\"}` and "
+        "`pass`.",
+    ]
+
+
+class TenThousandHintBody(TenThousandAdviceBody):
     seat: Annotated[int, "The seat the advice is for: the current one."]
 
 
@@ -318,6 +394,69 @@ class AnalysisDecisionBody(TypedDict):
     label: Literal["best", "inaccuracy", "mistake", "blunder"]
 
 
+class TenThousandDecisionBody(TypedDict):
+    seq: Annotated[
+        int, "The event that records the decision: the `set_aside`, or the `passed`."
+    ]
+    seat: int
+    round: Annotated[int, "The seat's turn, from 1."]
+    dice: Annotated[list[Face], "The faces of the throw decided on, sorted."]
+    turn_points: Annotated[int, "The turn's points before this decision."]
+    totals: Annotated[
+        list[int], "The seat's total, then (two seats) the other's, when it decided."
+    ]
+    chosen: TenThousandOption
+    best: Annotated[
+        TenThousandOption, "The best option (the chosen one itself when it is among the best)."
+    ]
+    chosen_value: Annotated[float, "The value after the chosen option, in the objective's units."]
+    best_value: Annotated[float, "The value after the best option."]
+    loss: Annotated[
+        float,
+        Bounds(0),
+        "The distance from the best: `best_value - chosen_value` for a chance of winning, "
+        "`chosen_value - best_value` for expected turns; 0 for a best move.",
+    ]
+    label: Literal["best", "inaccuracy", "mistake", "blunder"]
+
+
+class TenThousandAnalysisSeatBody(TypedDict):
+    seat: int
+    name: str
+    computer: Annotated[str | None, "Null for a person; a computer seat's strategy otherwise."]
+    total: Annotated[int, "The seat's total now (final once finished)."]
+    expected_start: Annotated[
+        float,
+        "The seat's value at the start of the game under optimal play: its chance of winning "
+        "(the first seat's, or one minus it for the second), or the expected turns alone.",
+    ]
+    expected_loss: Annotated[float, "The sum of the decisions' `loss`."]
+    accuracy: Annotated[
+        float | None,
+        Bounds(0, 100),
+        "Chance of winning: `100 * (1 - expected_loss / expected_start)`, at least 0; "
+        "expected turns: `100 * expected_start / (expected_start + expected_loss)`. Two "
+        "decimals; null before the seat's first decision.",
+    ]
+    luck: Annotated[
+        float | None,
+        "Once the game is finished: chance of winning, `outcome - expected_start + "
+        "expected_loss` (outcome 1 for a win, else 0); expected turns, `expected_start + "
+        "expected_loss - turns played` (positive: fewer turns than expected). Null while "
+        "the game goes on.",
+    ]
+    counts: Annotated[LabelCountsBody, "The seat's decisions per label."]
+
+
+class TenThousandAnalysisBody(TypedDict):
+    """Ten Thousand (games of one or two seats): every decision in the game's objective."""
+
+    method: Annotated[Literal["optimal", "approximate"], "As for the advice."]
+    objective: Annotated[Literal["win_probability", "expected_turns"], OBJECTIVE]
+    seats: list[TenThousandAnalysisSeatBody]
+    decisions: Annotated[list[TenThousandDecisionBody], "Oldest first."]
+
+
 class AnalysisBody(TypedDict):
     method: Annotated[
         str,
@@ -340,6 +479,9 @@ ProblemOut = serializer_for(ProblemBody)
 AdviceOut = serializer_for(AdviceBody)
 HintOut = serializer_for(HintBody)
 AnalysisOut = serializer_for(AnalysisBody)
+TenThousandAdviceOut = serializer_for(TenThousandAdviceBody)
+TenThousandHintOut = serializer_for(TenThousandHintBody)
+TenThousandAnalysisOut = serializer_for(TenThousandAnalysisBody)
 
 
 class RecordPlayerBody(TypedDict):

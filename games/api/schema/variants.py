@@ -278,6 +278,28 @@ def advice_body(generic: Schema, ruleset: BoxGame) -> Schema:
     return body
 
 
+def ten_thousand_advice_body(generic: Schema, ruleset: Ruleset) -> Schema:
+    """Ten Thousand's advice body: its options, and what the seats' totals, the turn points
+    and the throw may be (whole multiples of 50; a total below the target, which a schema
+    cannot compare with an option, is the service's check)."""
+    body = copy.deepcopy(generic)
+    fields = body["properties"]
+    fields["options"] = options_schema(ruleset)
+    step = next(option.step for option in ruleset.options if option.id == "target")
+    fields["totals"]["items"]["multipleOf"] = step
+    fields["turn_points"]["multipleOf"] = step
+    body["description"] = (
+        f"A position of {ruleset.name}: one total (a seat alone: the answer counts expected "
+        "turns) or two (the seat's own, then the other's: the answer is the chance of "
+        "winning), each below the target (else the game is over: 409 `game_not_active`; "
+        "with a final round, the other's total at the target makes this the seat's last "
+        "turn); the turn's points so far; the throw to decide on (null before a throw of "
+        "all six dice: the turn's first, or after hot dice). A throw that scores nothing "
+        "leaves one option, `pass`: the turn is lost."
+    )
+    return body
+
+
 def scorecard_schema(ruleset: BoxGame, points: Schema, *, reachable: bool = False) -> Schema:
     """The ruleset's boxes, each to ``points`` or null; with ``reachable``, an upper box's
     points only those its dice can make (0, 1 x its face ... 5 x its face). That is enough

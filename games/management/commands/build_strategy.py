@@ -4,6 +4,10 @@ Run by ``make run`` and docker-compose.yml before the server starts. A table alr
 and fresh (solved by this engine, see ``scoring.strategy.table``) is only checked, so a
 second start builds nothing; a missing or stale one is built. Several processes running it
 at once build each table once (see ``scoring.strategy.api``).
+
+Ten Thousand has one table per bank minimum (every target up to 10,000 shares it): those of
+the setting ``TEN_THOUSAND_BANK_MINIMUMS`` (by default 0 and 350, unless the operator lists
+more) are built here; another is built in the background at its first request.
 """
 
 import itertools
@@ -20,13 +24,20 @@ from django.core.management.base import BaseCommand, CommandError
 from scoring import RuleError, get_ruleset
 from scoring.strategy import SUPPORTED, StaleTable, Table, build_table, load_table, prepare_table
 from scoring.strategy.table import read
+from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
+
+TEN_THOUSAND = "ten-thousand"
+BUILT = (*SUPPORTED, TEN_THOUSAND)
 
 # Tables solved at once by default: one core each, a few hundred MB each.
 DEFAULT_JOBS = min(os.cpu_count() or 1, 4)
 
 
 def option_sets(ruleset_id: str) -> list[dict[str, Any]]:
-    """Every combination of the ruleset's options: each needs a table of its own."""
+    """Every combination of the ruleset's options: each needs a table of its own (Ten
+    Thousand: each bank minimum of the setting)."""
+    if ruleset_id == TEN_THOUSAND:
+        return [{"bank_minimum": minimum} for minimum in settings.TEN_THOUSAND_BANK_MINIMUMS]
     options = get_ruleset(ruleset_id).options
     values = [option.values for option in options]
     return [
@@ -39,7 +50,7 @@ class Command(BaseCommand):
     help = "Build the optimal-strategy tables (all rulesets that have them, or those named)."
 
     def add_arguments(self, parser) -> None:  # noqa: ANN001
-        parser.add_argument("rulesets", nargs="*", help=f"any of: {', '.join(SUPPORTED)}")
+        parser.add_argument("rulesets", nargs="*", help=f"any of: {', '.join(BUILT)}")
         parser.add_argument("--folder", default=None, help="where to keep them (STRATEGY_DIR)")
         parser.add_argument("--force", action="store_true", help="rebuild fresh tables too")
         parser.add_argument(
@@ -51,16 +62,16 @@ class Command(BaseCommand):
         self, *args: Any, rulesets: list[str], folder: str | None, force: bool, jobs: int,
         **kw: Any,
     ) -> None:
-        unknown = [name for name in rulesets if name not in SUPPORTED]
+        unknown = [name for name in rulesets if name not in BUILT]
         if unknown:
             raise CommandError(
-                f"no strategy for {', '.join(unknown)}; known: {', '.join(SUPPORTED)}"
+                f"no strategy for {', '.join(unknown)}; known: {', '.join(BUILT)}"
             )
         folder = folder or settings.STRATEGY_DIR
-        wanted = [(r, options) for r in rulesets or list(SUPPORTED) for options in option_sets(r)]
+        wanted = [(r, options) for r in rulesets or list(BUILT) for options in option_sets(r)]
         self.say(
             f"checking {len(wanted)} strategy tables in {folder} "
-            "(a missing or stale one is built: 5 to 20 s each)"
+            "(a missing or stale one is built: 5 to 40 s each)"
         )
         missing = []
         for ruleset_id, options in wanted:
@@ -68,7 +79,7 @@ class Command(BaseCommand):
             try:
                 if force:
                     raise StaleTable("--force")
-                table = load_table(ruleset_id, options, folder, build_missing=False)
+                table = _load(ruleset_id, options, folder)
             except (FileNotFoundError, StaleTable):
                 missing.append((ruleset_id, options))
                 continue
@@ -76,7 +87,7 @@ class Command(BaseCommand):
                 raise CommandError(error.detail) from error
             self.report(ruleset_id, options, table, "ready", started)
         jobs = max(1, min(jobs, len(missing)))
-        build = build_table if force else prepare_table
+        build = _build if force else _prepare
         built = 0
         started = time.perf_counter()
         if jobs == 1:
@@ -102,11 +113,23 @@ class Command(BaseCommand):
         self.say(f"strategy tables in {folder}: {built} built")
 
     def report(
-        self, ruleset_id: str, options: dict[str, Any], table: Table, done: str, started: float
+        self,
+        ruleset_id: str,
+        options: dict[str, Any],
+        table: Table | SolvedTables,
+        done: str,
+        started: float,
     ) -> None:
+        if isinstance(table, SolvedTables):
+            value = (
+                f"first player wins {table.meta['first_player_wins']:.6f}, expected turns "
+                f"alone {table.meta['expected_turns']:.4f}"
+            )
+        else:
+            value = f"expected final score {table.start_value:.4f}"
         self.say(
-            f"{ruleset_id} {options or ''}: {done}, expected final score "
-            f"{table.start_value:.4f}, {time.perf_counter() - started:.1f} s"
+            f"{ruleset_id} {options or ''}: {done}, {value}, "
+            f"{time.perf_counter() - started:.1f} s"
         )
 
     def say(self, line: str) -> None:
@@ -114,8 +137,35 @@ class Command(BaseCommand):
         self.stdout.flush()  # progress shows at once, in a log file too
 
 
-def _outcome(result: tuple[Table, bool] | Path) -> tuple[Table, bool]:
-    """The table that ``prepare_table`` or ``build_table`` made, and whether it was built."""
-    if isinstance(result, Path):  # build_table: always built
+def _load(ruleset_id: str, options: dict[str, Any], folder: Any) -> Table | SolvedTables:
+    """The fresh table on disk (``FileNotFoundError`` or ``StaleTable`` if there is none)."""
+    if ruleset_id == TEN_THOUSAND:
+        return load_tables(options["bank_minimum"], folder, build_missing=False)
+    return load_table(ruleset_id, options, folder, build_missing=False)
+
+
+def _prepare(
+    ruleset_id: str, options: dict[str, Any], folder: Any
+) -> tuple[Table | SolvedTables, bool]:
+    if ruleset_id == TEN_THOUSAND:
+        return prepare_tables(options["bank_minimum"], folder)
+    return prepare_table(ruleset_id, options, folder)
+
+
+def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> Path:
+    if ruleset_id == TEN_THOUSAND:
+        tables = prepare_tables(options["bank_minimum"], folder, force=True)[0]
+        return tables.path or Path(folder) / f"{TEN_THOUSAND}--bank_minimum-{tables.bank_minimum}"
+    return build_table(ruleset_id, options, folder)
+
+
+def _outcome(
+    result: tuple[Table | SolvedTables, bool] | Path,
+) -> tuple[Table | SolvedTables, bool]:
+    """The table that ``_prepare`` or ``_build`` made, and whether it was built."""
+    if isinstance(result, Path):  # built, always
+        if result.name.startswith(TEN_THOUSAND):
+            minimum = int(result.stem.rsplit("-", 1)[1])
+            return load_tables(minimum, result.parent, build_missing=False), True
         return read(result, {}), True
     return result

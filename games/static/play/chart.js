@@ -1,7 +1,8 @@
-// The analysis chart: a player's expected final score after each of their decisions (the
-// solid line) against what the best choice would have kept (the dashed line), mistakes and
-// blunders marked. Drawn here as inline SVG, as wide as its box; the same values are in a
-// table beside it for anyone who does not see the chart.
+// The analysis chart: a player's value after each of their decisions (the solid line: the
+// expected final score, the chance of winning or the expected turns still to play, as the
+// analysis's objective says) against what the best choice would have given (the dashed
+// line), mistakes and blunders marked. Drawn here as inline SVG, as wide as its box; the
+// same values are in a table beside it for anyone who does not see the chart.
 
 import { h, s } from "./dom.js";
 
@@ -10,7 +11,14 @@ const MARGIN = { top: 14, right: 14, bottom: 34, left: 46 };
 const MARKED = new Set(["mistake", "blunder"]);
 const plots = new WeakMap(); // each plot's points, to draw it again at another width
 
-const number = (value) => (typeof value === "number" ? value.toFixed(1) : "–");
+/** What the values measure, by the analysis's objective: shown times `scale`. */
+export const MEASURES = {
+  expected_final: { name: "Expected final score", unit: "points", scale: 1, digits: 1 },
+  win_probability: { name: "Chance of winning (%)", unit: "percentage points", scale: 100, digits: 1 },
+  expected_turns: { name: "Expected turns still to play", unit: "turns", scale: 1, digits: 2 },
+};
+
+const number = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "–");
 
 /** A step of 1, 2 or 5 times a power of ten giving about `count` ticks over the span. */
 function tickStep(span, count) {
@@ -27,31 +35,35 @@ function ticks(low, high, count) {
   return out;
 }
 
-/** The points of one seat: index 0 is the start (if known), then each decision. */
-export function chartPoints(seat, decisions) {
+/** The points of one seat, in the measure's units: index 0 is the start (if known), then
+ * each decision. */
+export function chartPoints(seat, decisions, measure = MEASURES.expected_final) {
   const points = [];
+  const k = measure.scale;
   if (typeof seat.expected_start === "number") {
-    points.push({ index: 0, start: true, chosen: seat.expected_start, best: seat.expected_start });
+    points.push({ index: 0, start: true, chosen: k * seat.expected_start, best: k * seat.expected_start });
   }
   decisions.forEach((d, at) => {
     if (typeof d.chosen_value !== "number") return;
     points.push({
       index: at + 1,
       round: d.round,
-      chosen: d.chosen_value,
-      best: typeof d.best_value === "number" ? d.best_value : d.chosen_value,
-      loss: typeof d.loss === "number" ? d.loss : 0,
+      chosen: k * d.chosen_value,
+      best: k * (typeof d.best_value === "number" ? d.best_value : d.chosen_value),
+      loss: k * (typeof d.loss === "number" ? d.loss : 0),
       label: d.label,
+      digits: measure.digits,
     });
   });
   return points;
 }
 
 function markerTitle(point) {
-  if (point.start) return `Start: expected ${number(point.chosen)}`;
-  const rating = point.label && point.label !== "best" ? `, ${point.label}, −${number(point.loss)}` : "";
-  return `Decision ${point.index}, round ${point.round}: expected ${number(point.chosen)}, ` +
-    `best ${number(point.best)}${rating}`;
+  const digits = point.digits ?? 1;
+  if (point.start) return `Start: expected ${number(point.chosen, digits)}`;
+  const rating = point.label && point.label !== "best" ? `, ${point.label}, −${number(point.loss, digits)}` : "";
+  return `Decision ${point.index}, round ${point.round}: expected ${number(point.chosen, digits)}, ` +
+    `best ${number(point.best, digits)}${rating}`;
 }
 
 function marker(point, x, y) {
@@ -95,7 +107,7 @@ export function drawChart(points, width, labels) {
     .filter((value) => Number.isInteger(value))
     .map((value) => s("text", { class: "tick", x: at(x(value)), y: hgt - MARGIN.bottom + 16, "text-anchor": "middle" },
       String(value)));
-  const gaps = points.filter((p) => p.best - p.chosen > 0.05).map((p) => s("line", {
+  const gaps = points.filter((p) => Math.abs(p.best - p.chosen) > 0.05).map((p) => s("line", {
     class: `gap ${MARKED.has(p.label) ? p.label : ""}`,
     x1: at(x(p.index)), x2: at(x(p.index)), y1: at(y(p.chosen)), y2: at(y(p.best)),
   }));
@@ -126,18 +138,21 @@ export function drawChart(points, width, labels) {
  * The figure for one seat: caption (the chart's name), a summary (its description), the
  * chart, a legend and the table of every point.
  */
-export function chartFigure({ id, seat, decisions, describe }) {
-  const points = chartPoints(seat, decisions);
+export function chartFigure({ id, seat, decisions, describe, measure = MEASURES.expected_final }) {
+  const points = chartPoints(seat, decisions, measure);
   if (!points.some((p) => !p.start)) return null;
   const labels = { name: `${id}-name`, description: `${id}-summary`, table: `${id}-table` };
   const counts = { mistake: 0, blunder: 0 };
   for (const d of decisions) if (d.label in counts) counts[d.label] += 1;
+  const digits = measure.digits;
+  const shown = (value) => number(typeof value === "number" ? measure.scale * value : value, digits);
   const lost = decisions.reduce((sum, d) => sum + (typeof d.loss === "number" ? d.loss : 0), 0);
   const end = points.at(-1).chosen;
   const begin = points[0].chosen;
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const summary = `${plural(decisions.length, "decision")}: the expected final score went from ` +
-    `${number(begin)} to ${number(end)}; the choices cost ${number(lost)} points in all. ` +
+  const title = `${measure.name} after each decision of ${seat.name}`;
+  const summary = `${plural(decisions.length, "decision")}: the ${measure.name.toLowerCase()} went from ` +
+    `${number(begin, digits)} to ${number(end, digits)}; the choices cost ${shown(lost)} ${measure.unit} in all. ` +
     `${plural(counts.mistake, "mistake")} and ${plural(counts.blunder, "blunder")} are marked. ` +
     "Every value is in the table below the chart.";
   const plot = h("div", { class: "plot" });
@@ -146,7 +161,7 @@ export function chartFigure({ id, seat, decisions, describe }) {
   return h(
     "figure",
     { class: "chart" },
-    h("figcaption", { id: labels.name }, `Expected final score after each decision of ${seat.name}`),
+    h("figcaption", { id: labels.name }, title),
     h("p", { class: "help", id: labels.description }, summary),
     plot,
     h("ul", { class: "legend" },
@@ -157,17 +172,17 @@ export function chartFigure({ id, seat, decisions, describe }) {
     h("details", { id: labels.table },
       h("summary", {}, `The chart as a table (${seat.name})`),
       h("div", { class: "scroll" }, h("table", {},
-        h("caption", {}, `Expected final score after each decision of ${seat.name}`),
+        h("caption", {}, title),
         h("thead", {}, h("tr", {},
           ["#", "Round", "Decision", "After it", "After the best", "Loss", "Rating"]
-            .map((title) => h("th", { scope: "col" }, title)))),
+            .map((heading) => h("th", { scope: "col" }, heading)))),
         h("tbody", {}, decisions.map((d, at) => h("tr", { class: MARKED.has(d.label) ? d.label : "" },
           h("th", { scope: "row" }, String(at + 1)),
           h("td", {}, String(d.round ?? "")),
           h("td", { class: "text" }, describe(d)),
-          h("td", {}, number(d.chosen_value)),
-          h("td", {}, number(d.best_value)),
-          h("td", {}, number(d.loss)),
+          h("td", {}, shown(d.chosen_value)),
+          h("td", {}, shown(d.best_value)),
+          h("td", {}, shown(d.loss)),
           h("td", { class: "text" }, d.label ?? "")))))),
     ),
   );

@@ -6,12 +6,13 @@ import { apiKey, get, keepApiKey, keepSeat, post, seatsOf } from "./api.js";
 import {
   assignmentMeta, fetchAssignment, keepAssignment, keyOwner, nextGame, startAssignmentGame, timeOf,
 } from "./assignments.js";
-import { chartFigure, observeCharts } from "./chart.js";
+import { MEASURES, chartFigure, observeCharts } from "./chart.js";
 import { alertBox, face, h, list, replace, showProblem } from "./dom.js";
 import { advice, boxName, describe } from "./words.js";
 
-// The rulesets whose strategy is solved: only these have an analysis (API.md, "Analysis").
-const ANALYSED = new Set(["yahtzee", "yatzy", "forced-yatzy"]);
+// The rulesets whose strategy is solved: only these have an analysis (Ten Thousand: in games
+// of one or two seats; the service says so for the others).
+const ANALYSED = new Set(["yahtzee", "yatzy", "forced-yatzy", "ten-thousand"]);
 // How often a private game's new events are asked for (ms): while the tab shows, and not.
 const POLL_EVERY = 1500;
 const POLL_HIDDEN = 10000;
@@ -671,11 +672,18 @@ export class GameScreen {
     const analysis = this.analysis;
     const seats = analysis.seats || [];
     const costly = (analysis.decisions || []).filter((d) => d.label && d.label !== "best");
-    const option = (o) => (Array.isArray(o) ? `keep ${o.join(" ") || "nothing"}` : boxName(this.ruleset, o));
+    const option = (o) => {
+      if (o === "pass") return "pass";
+      if (o && o.then) return `set aside ${o.keep.join(" ") || "nothing"}, ${o.then}`;
+      return Array.isArray(o) ? `keep ${o.join(" ") || "nothing"}` : boxName(this.ruleset, o);
+    };
+    const measure = MEASURES[analysis.objective] || MEASURES.expected_final;
+    const shown = (value) => (typeof value === "number" ? (measure.scale * value).toFixed(measure.digits) : "–");
     const decisions = analysis.decisions || [];
     const charts = seats.map((s) => chartFigure({
       id: `chart-${s.seat}`,
       seat: s,
+      measure,
       decisions: decisions.filter((d) => d.seat === s.seat),
       describe: (d) => `dice ${(d.dice || []).join(" ")}: ${option(d.chosen)}` +
         (d.label && d.label !== "best" ? `; best ${option(d.best)}` : ""),
@@ -691,14 +699,14 @@ export class GameScreen {
         h("tbody", {}, seats.map((s) => h("tr", {},
           h("th", { scope: "row" }, s.name),
           h("td", {}, typeof s.accuracy === "number" ? `${s.accuracy.toFixed(1)}` : "–"),
-          h("td", {}, typeof s.expected_loss === "number" ? s.expected_loss.toFixed(1) : "–"),
-          h("td", {}, typeof s.luck === "number" ? s.luck.toFixed(1) : "–"),
+          h("td", {}, shown(s.expected_loss)),
+          h("td", {}, shown(s.luck)),
           h("td", {}, s.counts ? `${s.counts.mistake ?? 0} mistakes, ${s.counts.blunder ?? 0} blunders` : "–"))))),
       costly.length
-        ? h("details", {}, h("summary", {}, `Decisions that cost points (${costly.length})`),
+        ? h("details", {}, h("summary", {}, `Decisions that cost ${measure.unit} (${costly.length})`),
           h("ol", {}, costly.map((d) => h("li", {},
             `${this.name(d.seat)}, round ${d.round}, dice ${(d.dice || []).join(" ")}: chose ${option(d.chosen)}, `,
-            `best was ${option(d.best)} (${d.label}, −${Number(d.loss).toFixed(1)}).`))))
+            `best was ${option(d.best)} (${d.label}, −${shown(d.loss)} ${measure.unit}).`))))
         : h("p", {}, "Every decision was the best one."),
       ),
       charts.length ? h("div", { class: "analysis-charts" }, charts) : null,

@@ -60,28 +60,34 @@ export function describe(event, game, ruleset, table = {}) {
 }
 
 /** The advice of a hint, as a sentence. */
+/** A Ten Thousand option in words, with its value in the hint's objective. */
+function tenThousandAdvice(hint) {
+  const best = hint.best;
+  const value = hint.options?.[0]?.value;
+  const worth = typeof value !== "number" ? ""
+    : hint.objective === "win_probability" ? ` (chance of winning ${(100 * value).toFixed(1)}%)`
+      : ` (expected turns still to play ${value.toFixed(2)})`;
+  const approximate = hint.method === "approximate" ? " This is an approximation." : "";
+  if (best === "pass") return `Pass${worth}.${approximate}`;
+  if (!best.keep.length) return `Roll all six dice${worth}.${approximate}`;
+  const then = best.then === "bank" ? "bank" : "roll the rest";
+  return `Set aside ${faces(best.keep)} and ${then}${worth}.${approximate}`;
+}
+
 export function advice(hint, game, ruleset) {
   const best = hint.best;
   if (!best) return "No move to advise.";
+  if (hint.objective) return tenThousandAdvice(hint);
   const dice = game.turn.dice || [];
   const expected =
     typeof best.expected_final === "number" ? ` (expected final score ${best.expected_final.toFixed(1)})` : "";
   switch (best.action) {
     case "roll":
-      if (ruleset.id === "ten-thousand") {
-        return best.set_aside?.length
-          ? `Set aside ${faces(best.set_aside.map((i) => dice[i]))} and roll the rest${expected}.`
-          : `Roll${expected}.`;
-      }
       return best.hold?.length
         ? `Keep ${faces(best.hold.map((i) => dice[i]))} and roll again${expected}.`
         : `Roll every die again${expected}.`;
     case "score":
       return `Score ${best.points ?? ""} in ${boxName(ruleset, best.category)}${expected}.`.replace("  ", " ");
-    case "bank":
-      return `Set aside ${faces((best.set_aside || []).map((i) => dice[i]))} and bank${expected}.`;
-    case "pass":
-      return "Pass.";
     default:
       return `${best.action}${expected}.`;
   }

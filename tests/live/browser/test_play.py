@@ -5,6 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scoring.tenthousand import best_free_selection
+
 from .play import (
     JOIN,
     ROLL,
@@ -243,3 +245,46 @@ def test_the_service_analysis_shows_after_a_solved_game_and_none_after_maxi_yatz
     expect(page.get_by_role("alert")).to_be_hidden()
     # Maxi Yatzy has no solved strategy, so no analysis: the page does not even ask.
     assert not [url for url in device.recorder.requests if url.endswith(f"{maxi['id']}/analysis/")]
+
+
+def finished_ten_thousand(live_service, seed: int) -> dict:
+    """Ann against the `classic` computer to 2000, over the API: every scoring die, then a
+    bank as soon as the turn may bank."""
+    body = {
+        "ruleset": "ten-thousand", "seed": seed, "options": {"target": 2000},
+        "players": [{"name": "Ann"}, {"name": "Bot", "computer": "classic"}],
+    }
+    status, state = live_service.call("POST", "/api/v1/games/", body)
+    assert status == 201, state
+    token = state["players"][0]["token"]
+    moves = f"/api/v1/games/{state['id']}"
+    while state["status"] == "active":
+        turn = state["turn"]
+        if turn["dice"] is None:
+            status, state = live_service.call("POST", f"{moves}/roll/", {}, token=token)
+            continue
+        take = best_free_selection(turn["dice"], turn["set_aside"]).positions
+        move = "bank" if turn["can_bank"] else "roll"
+        status, state = live_service.call("POST", f"{moves}/{move}/", {"set_aside": take},
+                                          token=token)
+        assert status == 200, state
+    return state
+
+
+def test_the_analysis_of_ten_thousand_charts_the_chance_of_winning(device, live_service):
+    finished = finished_ten_thousand(live_service, seed=6)
+    page = device.page
+    page.goto(f"/play/{finished['id']}/")
+    expect(page.get_by_role("status")).to_contain_text("Game over")
+    status, answer = live_service.call("GET", f"/api/v1/games/{finished['id']}/analysis/")
+    assert status == 200 and answer["objective"] == "win_probability"
+    analysis = page.get_by_role("region", name="Analysis")
+    (ann,) = answer["seats"]
+    expect(analysis).to_contain_text(f"{ann['accuracy']:.1f}")
+    expect(analysis).to_contain_text(f"{100 * ann['expected_loss']:.1f}")
+    chart = analysis.get_by_role("img", name="Chance of winning (%) after each decision of Ann")
+    expect(chart).to_be_visible()
+    if any(d["label"] != "best" for d in answer["decisions"]):
+        analysis.get_by_text("Decisions that cost percentage points").click()
+        expect(analysis).to_contain_text("set aside")
+    expect(page.get_by_role("alert")).to_be_hidden()
