@@ -5,6 +5,7 @@ keeps firing clocks once the database answers again; a worker whose host's clock
 ahead (libfaketime) fires no clock early."""
 
 import datetime as dt
+import os
 import shutil
 import signal
 import subprocess
@@ -20,7 +21,6 @@ import pytest
 from psycopg import sql
 
 from tests.conftest import on_postgres
-from tests.processes import stop
 
 from .service import ROOT, LiveService, manage, service_env, serving, throwaway_database, working
 
@@ -229,7 +229,7 @@ def test_a_worker_whose_clock_runs_ahead_fires_no_clock_early(chaos):
             # The host's wall clock runs ahead; its monotonic clock, which times waits, is
             # left alone (libfaketime would otherwise stretch every timed wait).
             cwd=ROOT, env={**env, "FAKETIME_DONT_FAKE_MONOTONIC": "1"}, stdout=output,
-            stderr=subprocess.STDOUT,
+            stderr=subprocess.STDOUT, start_new_session=True,  # faketime runs it as a child
         )
     try:
         # By the database's clock (this machine's own), nothing fires before the deadline...
@@ -241,4 +241,5 @@ def test_a_worker_whose_clock_runs_ahead_fires_no_clock_early(chaos):
         assert wait_for(lambda: timeouts(service, game) == 1, 20), service.log_tail()
         assert dt.datetime.now(dt.UTC) - deadline < dt.timedelta(seconds=5)
     finally:
-        stop(ahead)
+        os.killpg(ahead.pid, signal.SIGTERM)  # faketime and the worker it started
+        ahead.wait(timeout=15)
