@@ -1,6 +1,6 @@
 """An assignment's results: every student of its classroom, their games of it and how well
 they played them, ranked. Two queries, however many students and games: each game's score
-and accuracy are those its seat row keeps (the accuracy stored by ``games.play.figures``
+and accuracy are those its seat row keeps (the accuracy stored by ``games.classrooms.figures``
 once the game finished), so nothing is analysed again here."""
 
 import uuid

@@ -174,7 +174,7 @@ def _student_seats(classroom: Classroom) -> QuerySet[Player]:
 def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
     """Every student with their figures: games started and finished, and per ruleset the
     mean and best total and mean accuracy of their finished games. Two queries: the
-    accuracies are those kept when each game finished (``games.play.figures``), averaged by
+    accuracies are those kept when each game finished (``games.classrooms.figures``), averaged by
     the database."""
     students = list(Student.objects.filter(classroom=classroom).order_by("name_key"))
     counts = {

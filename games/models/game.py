@@ -64,7 +64,7 @@ class Game(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     timeouts = models.JSONField(default=list, blank=True)
     # Whether a finished student's game has its seats' accuracies kept (``Player.accuracy``,
-    # by a worker: ``games.play.figures``).
+    # by a worker: ``games.classrooms.figures``).
     figures_kept = models.BooleanField(default=False, editable=False)
 
     class Meta:
@@ -111,7 +111,7 @@ class Player(models.Model):
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
     total = models.IntegerField(default=0)
     # How well the seat played (percent; see the analysis), kept once its game has finished
-    # (``games.play.figures``), so that a class's figures are read, never recomputed; null
+    # (``games.classrooms.figures``), so that a class's figures are read, never recomputed; null
     # until then, and for rulesets without analysis.
     accuracy = models.FloatField(null=True, blank=True, editable=False)
 

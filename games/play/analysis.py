@@ -8,7 +8,7 @@ log says.
 
 A classroom's figures (the roster's and an assignment's mean accuracy) are not read from
 here on each request: each finished student game's accuracies are kept once, by
-:mod:`games.play.figures`, which calls :func:`analysis_of`.
+:mod:`games.classrooms.figures`, which calls :func:`analysis_of`.
 """
 
 from collections.abc import Iterable

@@ -15,10 +15,9 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
 
-from games.classrooms import assignments
+from games.classrooms import assignments, figures
 from games.db import gamestore
 from games.observe.metrics import WORK_FAILURES
-from games.play import figures
 from games.play import services as play
 
 log = logging.getLogger("games.work")

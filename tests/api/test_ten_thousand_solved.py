@@ -193,8 +193,8 @@ def test_games_of_three_seats_are_not_analysed(api: Api) -> None:
 
 
 def test_a_finished_game_s_accuracy_is_the_roster_s(api: Api) -> None:
+    from games.classrooms.figures import figures_keep
     from games.models import Player
-    from games.play.figures import figures_keep
 
     game = create(api, [{"name": "Bot", "computer": "classic"}], seed=3)
     assert game["status"] == "finished"  # computers only: played at once

@@ -6,7 +6,7 @@
 Makes a database of its own (Django's test database of the configured one, dropped at the
 end), a classroom of ``--students`` students and an assignment of ``--games`` games that
 every student has finished, with each game's figures kept as a worker keeps them once
-the game has finished (``games.play.figures``). Then asks, in-process through Django's test
+the game has finished (``games.classrooms.figures``). Then asks, in-process through Django's test
 client with the teacher's key, ``--runs`` times each: the results as JSON, the results as
 CSV, and the classroom with its roster. Prints, per request, the queries (calls to the
 database) and the fastest, median and slowest time.

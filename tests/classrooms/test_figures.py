@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from django.apps import apps
 
+from games.classrooms import figures
 from games.models import Game, Player
-from games.play import figures
 from scoring.strategy import prepare_table
 from tests.api.conftest import run_due_work
 
