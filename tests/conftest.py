@@ -112,4 +112,7 @@ def strategy_tables() -> Path:
 
 @pytest.fixture(autouse=True)
 def isolated_cache(settings) -> None:  # noqa: ANN001
+    from games.http.limits import forget_clean
+
     settings.CACHES = caches_for(f"test-{secrets.token_hex(6)}")
+    forget_clean()  # what this process knew of the addresses, from the last test's cache

@@ -16,12 +16,15 @@ work of whoever held the lock). SQLite takes one statement per call, so there th
 by one.
 """
 
+import dataclasses
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, models
+import psycopg
+from django.db import connection, models, transaction
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,16 @@ class Statement:
 
 def run(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
     """Runs the statements in order, in one round trip where the backend allows it; the rows
-    each one returned (none for a write)."""
+    each one returned (none for a write). The first statements run in a :func:`change`
+    open its transaction in the same round trip."""
+    batch: _Batch | None = getattr(_local, "batch", None)
+    if batch is not None and batch.opening:
+        batch.opening = False
+        return _run([BEGIN, *statements])[1:]
+    return _run(statements)
+
+
+def _run(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
     results: list[list[tuple[Any, ...]]] = []
     if not statements:
         return results
@@ -59,6 +71,125 @@ def _together() -> bool:
     return connection.vendor == "postgresql" and not connection.settings_dict.get(
         "OPTIONS", {}
     ).get("server_side_binding")
+
+
+# -- a change in two round trips ------------------------------------------------------------
+
+BEGIN = Statement("BEGIN", [])
+COMMIT = Statement("COMMIT", [])
+
+
+@dataclass
+class _Batch:
+    opening: bool  # the transaction is still to be opened, with the next statement
+    pending: list[tuple[list[Statement], Callable[[list[list[tuple[Any, ...]]]], None] | None]] = (
+        dataclasses.field(default_factory=list)
+    )
+
+
+@contextmanager
+def change() -> Iterator[None]:
+    """``transaction.atomic()`` for a change to a game, in as few round trips as it needs.
+
+    psycopg opens a transaction with a ``BEGIN`` of its own and ends it with a ``COMMIT`` of
+    its own, each a round trip to the server: a move, whose work is one read (the game,
+    locked) and one write, took four. Here, on PostgreSQL, the ``BEGIN`` goes to the server
+    with the first statement and the writes given to :func:`later` go with the ``COMMIT``,
+    so a move takes two and a new game one. Django keeps its own account of the transaction
+    (``on_commit``, savepoints and nested blocks work as in any atomic block): only the
+    driver is told not to open one itself (its autocommit is on while the server's
+    transaction is open, which is then the only one). A statement that another part of the
+    change runs first, through the ORM, opens the transaction before it goes; an error
+    rolls back whatever was begun. Within an atomic block already open, or on SQLite, it is
+    an atomic block whose :func:`later` writes run at its end.
+    """
+    if getattr(_local, "batch", None) is not None:
+        raise RuntimeError("a change within a change")
+    with transaction.atomic():
+        raw = _idle_connection()
+        batch = _Batch(opening=raw is not None)
+        _local.batch = batch
+        try:
+            if raw is None:
+                yield
+                _flush(batch, [])
+                return
+            raw.autocommit = True
+            try:
+                with connection.execute_wrapper(_opening):
+                    yield
+                    _flush(batch, [COMMIT])
+            finally:
+                _end(raw)
+        finally:
+            _local.batch = None
+
+
+def later(
+    statements: Sequence[Statement],
+    then: Callable[[list[list[tuple[Any, ...]]]], None] | None = None,
+) -> None:
+    """Writes that go to the server when the :func:`change` under way ends (with its
+    ``COMMIT``); ``then`` gets their rows. Outside a change, they run now."""
+    batch: _Batch | None = getattr(_local, "batch", None)
+    if batch is None:
+        results = run(statements)
+        if then is not None:
+            then(results)
+        return
+    batch.pending.append((list(statements), then))
+
+
+def _idle_connection() -> psycopg.Connection[Any] | None:
+    """The driver's connection when a change may open its transaction itself: PostgreSQL
+    binding on the client, no transaction begun yet (an atomic block around this one may
+    have begun one; a test's, say)."""
+    if not _together() or connection.savepoint_ids or _outer_block():
+        return None
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        return None
+    return raw
+
+
+def _outer_block() -> bool:
+    """Whether the atomic block just entered sits inside another one."""
+    return len(connection.atomic_blocks) > 1
+
+
+def _opening(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+    """Opens the change's transaction before a statement that is not one of :func:`run`'s."""
+    batch: _Batch | None = getattr(_local, "batch", None)
+    if batch is not None and batch.opening:
+        batch.opening = False
+        context["cursor"].execute("BEGIN")
+    return execute(sql, params, many, context)
+
+
+def _flush(batch: _Batch, ending: list[Statement]) -> None:
+    """Runs the pending writes, with ``ending`` after them, in one round trip."""
+    statements = [s for group, _ in batch.pending for s in group]
+    if not statements and batch.opening:
+        return  # nothing was read or written: no transaction was opened
+    results = run([*statements, *ending])
+    offset = 0
+    for group, then in batch.pending:
+        if then is not None:
+            then(results[offset : offset + len(group)])
+        offset += len(group)
+    batch.pending.clear()
+
+
+def _end(raw: psycopg.Connection[Any]) -> None:
+    """Rolls back a transaction the change opened and did not commit (an error), and gives
+    the driver its transactions back."""
+    try:
+        if raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            raw.rollback()
+        raw.autocommit = False
+    except psycopg.Error:
+        pass  # a broken connection: Django discards it at the end of the atomic block
 
 
 # -- reads ----------------------------------------------------------------------------------

@@ -162,6 +162,11 @@ def _hit(scope: str, ident: str, windows: Sequence[Window]) -> float | None:
 
 def over(*, scope: str, ident: str, windows: Sequence[Window]) -> float | None:
     """Without counting: the seconds to wait if a window is already full, else None."""
+    return _over(scope, ident, windows)[0]
+
+
+def _over(scope: str, ident: str, windows: Sequence[Window]) -> tuple[float | None, bool]:
+    """:func:`over`'s answer, and whether every window's counter is at zero (none counted)."""
     now = time.time()
     indexes = {w: math.floor(now / w.seconds) for w in windows}
     keys = {w: _key(scope, ident, w, i) for w, i in indexes.items()}
@@ -169,12 +174,12 @@ def over(*, scope: str, ident: str, windows: Sequence[Window]) -> float | None:
         counts = _cache().get_many(list(keys.values())) if keys else {}
     except Exception:  # any failure of the cache backend: as in hit()
         logger.warning("rate limit %s not checked: the cache failed", scope, exc_info=True)
-        return None
+        return None, False
     wait: float | None = None
     for window, key in keys.items():
         if counts.get(key, 0) >= window.count:
             wait = max(wait or 0.0, (indexes[window] + 1) * window.seconds - now)
-    return wait
+    return wait, not any(counts.values())
 
 
 # -- failed checks of credentials -----------------------------------------------------------
@@ -184,16 +189,45 @@ def _failure_windows() -> tuple[Window, ...]:
     return parse_rates(settings.THROTTLE_RATES.get("failures") or "", name="THROTTLE_FAILURES")
 
 
+# An address none of whose credentials failed lately is not asked about again for CLEAN_FOR
+# seconds by the process that asked: a well-behaved client's every request would otherwise
+# wait for the shared cache (a round trip to Redis on each move). A failure recorded here
+# forgets it at once, and an address with any failure counted is asked about on every
+# request, so an address whose wrong credentials keep coming is refused as soon as any
+# process has counted it over; only an address with none counted, whose first failures all
+# arrive through other processes within that second, has one more check here before the
+# refusal.
+CLEAN_FOR = 1.0
+_CLEAN_KEPT = 10_000  # addresses remembered at most, then forgotten all at once
+_clean: dict[tuple[str, tuple[Window, ...]], float] = {}
+
+
+def forget_clean() -> None:
+    """Forgets every address known clean (settings changed; a test's new limits)."""
+    _clean.clear()
+
+
 def failures_wait(request: HttpRequest) -> float | None:
     """Seconds the address must wait before its credentials are checked again, if any."""
     windows = _failure_windows()
     if not windows:
         return None
-    return over(scope="failures", ident=client_address(request), windows=windows)
+    known = (client_address(request), windows)
+    now = time.monotonic()
+    if now - _clean.get(known, -CLEAN_FOR) < CLEAN_FOR:
+        return None
+    wait, clean = _over("failures", known[0], windows)
+    if clean:
+        if len(_clean) >= _CLEAN_KEPT:
+            _clean.clear()
+        _clean[known] = now
+    return wait
 
 
 def failure_record(request: HttpRequest) -> None:
     """A wrong key, seat token or join code from this address."""
     windows = _failure_windows()
     if windows:
-        hit(scope="failures", ident=client_address(request), windows=windows)
+        ident = client_address(request)
+        _clean.pop((ident, windows), None)
+        hit(scope="failures", ident=ident, windows=windows)

@@ -17,7 +17,6 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from games.db import gamestore
@@ -127,7 +126,7 @@ def game_create(
     ]
     change = _apply(game, seated, outcome)
     _set_clock(game, seated, moved=None, now=None)
-    with transaction.atomic():
+    with gamestore.game_change():
         gamestore.game_insert(game, seated, change)
         hooks.game_changed(game, seated, before=None)
     _count_moves(game, outcome)
@@ -146,7 +145,7 @@ def game_play(
     the computer seats that follow play their turns within the same change."""
     # Strategy tables first, outside the game lock: a missing one is a 503, never a build.
     game_strategy_require(game_id=game_id)
-    with transaction.atomic():
+    with gamestore.game_change():
         locked = _locked(game_id)
         game, players = locked.game, locked.players
         seat = seat_for_token(players, token).seat
@@ -196,7 +195,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     are kept only as hashes.
     """
     game_strategy_require(game_id=game_id)
-    with transaction.atomic():
+    with gamestore.game_change():
         locked = _locked(game_id)
         game, players = locked.game, locked.players
         outcome = _match(game, players).play(
@@ -218,7 +217,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
 
 def game_abandon(*, game_id: Any, by: str) -> Game:
     """Mark a game that is not over ``abandoned``, logged like any change."""
-    with transaction.atomic():
+    with gamestore.game_change():
         locked = _locked(game_id)
         game, players = locked.game, locked.players
         outcome = _match(game, players).abandon(game.state, by=by)
@@ -267,7 +266,7 @@ def game_time_out(*, game_id: Any) -> bool:
     a move racing it either came first (its deadline moved on) or is refused (``game_play``:
     its time ran out).
     """
-    with transaction.atomic():
+    with gamestore.game_change():
         locked = _locked(game_id)
         game, players = locked.game, locked.players
         if not _out_of_time(game, locked.now):
