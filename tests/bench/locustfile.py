@@ -19,6 +19,7 @@ TURNS = 13
 
 class Player(FastHttpUser):
     abstract = False
+    new_game = {"ruleset": "yahtzee", "players": [{"name": "Bench"}]}
 
     def _move(self, game_id: str, token: str, action: str, body: dict[str, Any]) -> Any:
         with self.client.post(
@@ -37,7 +38,7 @@ class Player(FastHttpUser):
     def play_a_game(self) -> None:
         with self.client.post(
             f"{API}/games/",
-            json={"ruleset": "yahtzee", "players": [{"name": "Bench"}]},
+            json=self.new_game,
             name="create",
             catch_response=True,
         ) as created:
@@ -59,6 +60,13 @@ class Player(FastHttpUser):
             best = max(rolled["choices"], key=rolled["choices"].get)
             if self._move(game_id, token, "score", {"category": best}) is None:
                 return
+
+
+class ClockedPlayer(Player):
+    """The same games, each with a turn clock of an hour: every move sets the next deadline,
+    and no clock fires during the phase."""
+
+    new_game = {**Player.new_game, "clock": {"turn_seconds": 3600}}
 
 
 class DeckPlayer(FastHttpUser):

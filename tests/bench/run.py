@@ -20,12 +20,25 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
    (a new deck, then 52 single draws): draws/s, for comparison, in two phases, one after
    the first games phase and one after the last, so that both sides see the same drift;
 
-5. where the checkout's compose file runs a task worker (it is started beside the server,
+5. with ``--deck-source DIR`` (a clone of the Deck of Cards API), that API served here in
+   its two shapes, SQLite as it ships and PostgreSQL, gunicorn with two sync workers each
+   (``tests/bench/sides.py``), played between the same phases as ``--deck``; and PostgreSQL's
+   own floor for a move, by pgbench with the same clients: lock a game's row, update it, add
+   an event, commit (``--no-floor`` skips it);
+6. plain games, then games with a 1-hour turn clock; plain games again, then the same once
+   ``--grow`` finished games (20,000) are added to the database;
+7. the service on the embedded SQLite default as ``make run`` serves it (one uvicorn process
+   and its worker; ``--no-sqlite`` skips it);
+8. where the checkout's compose file runs a task worker (it is started beside the server,
    as compose does): the games once more, with turn clocks left to fire and a webhook
    receiver (``tests/bench/outside.py``): each clock's delay after its deadline and each
    webhook's after its move, median and worst;
 
-and, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
+Every phase of games on a server this run started also gives the server's processor time
+per move (its processes' user and system time over the moves they answered). The run ends
+with its figures side by side, as a table with the goals set for them.
+
+And, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
 from its own compose file on a database of its own: its health rate and its games, in two
 phases beside the peer's; and prints the queries (calls to the database) each endpoint
 costs (``tests/bench/queries.py``). Each server is warmed up with a few seconds of
@@ -58,6 +71,7 @@ from pathlib import Path
 import psycopg
 import yaml
 
+from tests.bench import sides
 from tests.bench.outside import measure as outside_measure
 from tests.databases import postgres_database
 from tests.processes import stop
@@ -110,6 +124,11 @@ def connections_to(database_url: str) -> int:
     return int(row[0])
 
 
+# The process id of the server at each URL (gunicorn's arbiter, whose workers are its children):
+# what ``play`` measures the processor time of.
+SERVERS: dict[str, int] = {}
+
+
 @contextmanager
 def service(source: Path, env: dict[str, str], log: Path) -> Iterator[str]:
     for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v0"]):
@@ -139,8 +158,10 @@ def service(source: Path, env: dict[str, str], log: Path) -> Iterator[str]:
                         break
                 except OSError:
                     time.sleep(0.2)
+            SERVERS[url] = server.pid
             yield url
         finally:
+            SERVERS.pop(url, None)
             stop(server, grace=20)
             if worker:
                 stop(worker)
@@ -276,14 +297,25 @@ def streams_opened_later(
         raise failed[0]
 
 
-def play(url: str, clients: int, seconds: int, folder: Path, label: str) -> dict[str, float]:
-    stats = locust(url, "Player", clients, seconds, folder)
+def play(
+    url: str, clients: int, seconds: int, folder: Path, label: str, user: str = "Player"
+) -> dict[str, float]:
+    """One phase of whole games; its moves/s, creates/s, the p95 of a roll and, for a server
+    this run started, its processes' processor time per move (ms)."""
+    pids = sides.process_tree(SERVERS[url]) if url in SERVERS else []
+    used = sides.cpu_seconds(pids)
+    stats = locust(url, user, clients, seconds, folder)
+    used = sides.cpu_seconds(pids) - used
     moves, creates = summarize(stats, MOVES), summarize(stats, ("create",))
+    cpu = 1000 * used / moves["count"] if pids and moves["count"] else float("nan")
     print(f"  {label}: {moves['rate']:.1f} moves/s, {creates['rate']:.1f} creates/s,"
-          f" {moves['failures'] + creates['failures']} failed")
+          f" {moves['failures'] + creates['failures']} failed"
+          + (f", server CPU {cpu:.2f} ms a move" if pids else ""))
     print("\n".join(endpoint_lines(stats)))
-    return {"moves": moves["rate"], "creates": creates["rate"],
-            "roll_p95": float(stats.get("roll", {}).get("95%", "nan"))}
+    return {"moves": moves["rate"], "creates": creates["rate"], "cpu_ms": cpu,
+            "roll_p95": float(stats.get("roll", {}).get("95%", "nan")),
+            # Every request's: 65 moves to one create.
+            "move_p95": float(stats.get("Aggregated", {}).get("95%", "nan"))}
 
 
 @contextmanager
@@ -317,24 +349,38 @@ def served(
 
 
 class Peers:
-    """The Deck of Cards API (``--deck``) and an older checkout (``--baseline``), if given."""
+    """What is measured between the service's phases: the Deck of Cards API (``--deck``, or its
+    two shapes from ``--deck-source``), PostgreSQL's floor for a move (pgbench) and an older
+    checkout (``--baseline``), each as given."""
 
-    def __init__(self, args: argparse.Namespace, base_url: str | None, folder: Path) -> None:
-        self.args, self.base_url, self.folder = args, base_url, folder
-        self.decks: list[float] = []
+    def __init__(
+        self, args: argparse.Namespace, base_url: str | None, folder: Path,
+        decks: dict[str, str],
+    ) -> None:
+        self.args, self.base_url, self.folder, self.deck_urls = args, base_url, folder, decks
+        self.decks: dict[str, list[float]] = {label: [] for label in decks}
+        self.floors: list[float] = []
         self.bases: list[dict[str, float]] = []
         self.base_health = 0.0
-        self.any = bool(args.deck or base_url)
+        self.warm = False
+        self.any = bool(decks or base_url or args.floor)
 
     def phase(self) -> None:
         args = self.args
-        if not self.decks and not self.bases:  # the first time: a warm-up round for each
-            if args.deck:
-                locust(args.deck, "DeckPlayer", args.clients, WARM_UP, self.folder)
+        if not self.warm:  # the first time: a warm-up round for each
+            self.warm = True
+            for url in self.deck_urls.values():
+                locust(url, "DeckPlayer", args.clients, WARM_UP, self.folder)
             if self.base_url:
                 locust(self.base_url, "Player", args.clients, WARM_UP, self.folder)
-        if args.deck:
-            self.decks.append(deck_phase(args.deck, args.clients, args.seconds, self.folder))
+        for label, url in self.deck_urls.items():
+            self.decks[label].append(deck_phase(url, args.clients, args.seconds, self.folder,
+                                                label))
+        if args.floor:
+            self.floors.append(sides.floor(args.postgres, args.clients, args.seconds,
+                                           self.folder))
+            print(f"  PostgreSQL's floor (pgbench, {args.clients} clients: lock a game, update"
+                  f" it, add an event, commit): {self.floors[-1]:.0f} transactions/s")
         if self.base_url:
             if not self.bases:
                 self.base_health = health_rate(
@@ -345,13 +391,48 @@ class Peers:
                                    f"baseline {args.baseline}: games"))
 
 
-def deck_phase(url: str, clients: int, seconds: int, folder: Path) -> float:
+def deck_urls(args: argparse.Namespace, stack: ExitStack, folder: Path) -> dict[str, str]:
+    """The Deck of Cards API's URLs by label: ``--deck`` as given, and ``--deck-source``
+    served here in its two shapes (``tests.bench.sides``)."""
+    found = {f"Deck of Cards API at {args.deck}": args.deck} if args.deck else {}
+    if args.deck_source:
+        for label, postgres in (("deck, SQLite as it ships", None),
+                                ("deck, PostgreSQL", args.postgres)):
+            name = "deck-postgres" if postgres else "deck-sqlite"
+            found[f"{label} (gunicorn, 2 sync workers)"] = stack.enter_context(
+                sides.deck_served(args.deck_source, folder / name, free_port(),
+                                  postgres=postgres, log=folder / f"{name}.log")
+            )
+    return found
+
+
+def deck_phase(url: str, clients: int, seconds: int, folder: Path, label: str) -> float:
     stats = locust(url, "DeckPlayer", clients, seconds, folder)
     rate = summarize(stats, ("draw",))["rate"]
-    print(f"  Deck of Cards API at {url}: {rate:.1f} draws/s,"
+    print(f"  {label}: {rate:.1f} draws/s,"
           f" {summarize(stats, ('new deck',))['rate']:.1f} new decks/s")
     print("\n".join(endpoint_lines(stats)))
     return rate
+
+
+GOALS = {
+    "moves/s": "at least 2x the fastest deck's draws/s",
+    "PostgreSQL floor tps": "",
+    "moves / floor": "at least 0.333",
+    "server CPU ms a move": "at most 1.0",
+    "move p95 ms": "at most 20",
+    "streams / without": "at least 0.9",
+    "clocked / plain": "at least 0.8",
+}
+
+
+def print_table(summary: dict[str, object]) -> None:
+    """The run's figures side by side, as a Markdown table, with the goals set for them."""
+    print("\n| figure | this run | goal |\n|---|---|---|")
+    for name, value in summary.items():
+        goal = GOALS.get(name, "at least 0.9" if name.startswith("grown by") else "")
+        if name.endswith("draws/s") or name in GOALS or name.startswith(("grown", "SQLite")):
+            print(f"| {name} | {value} | {goal} |")
 
 
 def main() -> None:
@@ -365,6 +446,15 @@ def main() -> None:
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""),
                         help="REDIS_URL for the service, as compose would give it")
     parser.add_argument("--deck", default="", help="URL of a Deck of Cards API to compare")
+    parser.add_argument("--deck-source", type=Path, default=os.environ.get("DECK_SOURCE") or None,
+                        help="a clone of github.com/crobertsbmw/deckofcards, served here on"
+                        " SQLite as it ships and on PostgreSQL (env DECK_SOURCE)")
+    parser.add_argument("--no-floor", dest="floor", action="store_false",
+                        help="skip PostgreSQL's floor (pgbench)")
+    parser.add_argument("--no-sqlite", dest="sqlite", action="store_false",
+                        help="skip the phase on the embedded SQLite default")
+    parser.add_argument("--grow", type=int, default=20000,
+                        help="finished games added before the grown phase (20000; 0: none)")
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to serve")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout (an older revision) to serve beside it, the"
@@ -403,7 +493,8 @@ def main() -> None:
         calm = play(url, args.clients, args.seconds, folder, "games")
         # The peers' phases come between ours, so that a machine whose load drifts weighs on
         # all alike: the ratios use the means of two phases each.
-        peers = Peers(args, base_url, folder)
+        args.floor = args.floor and bool(shutil.which("pgbench"))
+        peers = Peers(args, base_url, folder, deck_urls(args, stack, folder))
         peers.phase()
         opening, busy, again = None, None, None
         if args.streams:
@@ -425,6 +516,28 @@ def main() -> None:
             peers.phase()
             if again is None:
                 again = play(url, args.clients, args.seconds, folder, "games again")
+        # Clocked games, then a database grown by thousands of finished games: each against
+        # plain games just before it.
+        plain = play(url, args.clients, args.seconds, folder, "games, before clocked ones")
+        clocked = play(url, args.clients, args.seconds, folder,
+                       "games with a 1-hour turn clock", user="ClockedPlayer")
+        before_grown, grown = None, None
+        if args.grow:
+            before_grown = play(url, args.clients, args.seconds, folder,
+                                "games, before the database grows")
+            started = time.monotonic()
+            sides.grow(db, args.grow)
+            print(f"  {args.grow} finished games added in {time.monotonic() - started:.0f} s")
+            grown = play(url, args.clients, args.seconds, folder,
+                         f"games, {args.grow} more finished games in the database")
+        embedded = None
+        if args.sqlite:
+            with sides.sqlite_served(args.source, folder / "sqlite", free_port(),
+                                     folder / "sqlite.log") as (sqlite_url, pid):
+                SERVERS[sqlite_url] = pid
+                locust(sqlite_url, "Player", args.clients, WARM_UP, folder)
+                embedded = play(sqlite_url, args.clients, args.seconds, folder,
+                                "games on SQLite (make run: one uvicorn process)")
         outside = None
         if compose_worker_command(args.source):
             # Last: clocks and webhooks beside the load (tests/bench/outside.py).
@@ -457,10 +570,31 @@ def main() -> None:
         summary["runs without streams differ %"] = round(
             100 * abs(calm["moves"] - again["moves"]) / moves, 1
         )
-    if peers.decks:
-        deck = sum(peers.decks) / len(peers.decks)
-        summary["deck draws/s"] = round(deck, 1)
-        summary["moves per draw"] = round(moves / deck, 2)
+    cpu = [run["cpu_ms"] for run in runs]
+    summary["server CPU ms a move"] = round(sum(cpu) / len(cpu), 2)
+    summary["move p95 ms"] = calm["move_p95"]
+    fastest = 0.0
+    for label, rates in peers.decks.items():
+        if rates:
+            mean = sum(rates) / len(rates)
+            fastest = max(fastest, mean)
+            summary[f"{label} draws/s"] = round(mean, 1)
+    if fastest:
+        summary["moves per draw of the fastest deck"] = round(moves / fastest, 2)
+    if peers.floors:
+        floor = sum(peers.floors) / len(peers.floors)
+        summary["PostgreSQL floor tps"] = round(floor)
+        summary["moves / floor"] = round(moves / floor, 3)
+    summary["clocked / plain"] = round(clocked["moves"] / plain["moves"], 2)
+    if grown and before_grown:
+        summary[f"grown by {args.grow} / before"] = round(
+            grown["moves"] / before_grown["moves"], 2
+        )
+    if busy:
+        summary["streams / without"] = round(busy["moves"] / moves, 2)
+    if embedded:
+        summary["SQLite moves/s"] = round(embedded["moves"], 1)
+        summary["SQLite server CPU ms a move"] = round(embedded["cpu_ms"], 2)
     if peers.bases:
         base = sum(run["moves"] for run in peers.bases) / len(peers.bases)
         summary["baseline moves/s"] = round(base, 1)
@@ -469,6 +603,7 @@ def main() -> None:
     if outside:
         summary.update(outside)
     print("summary:", json.dumps(summary))
+    print_table(summary)
     print(f"rerun (best on a quiet machine): {rerun}")
 
 
