@@ -268,8 +268,9 @@ AXES_VERBOSE = False
 
 REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES,
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON, written and read by orjson (games.http.fastjson).
+    "DEFAULT_RENDERER_CLASSES": ["games.http.fastjson.FastJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["games.http.fastjson.FastJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,

@@ -1,0 +1,79 @@
+"""The API's JSON in and out through orjson, byte for byte what DRF's own renderer and parser
+give: DRF's extension points (``DEFAULT_RENDERER_CLASSES``, ``DEFAULT_PARSER_CLASSES``) with a
+faster engine inside.
+
+The standard library's ``json`` spends a move's few kilobytes in Python; orjson writes and
+reads them natively. Where the two would differ, the standard library's answer is the one
+given, so that nothing a client sees changes:
+
+- writing, orjson spells floats below 1e-4 in full or with a short exponent (``0.00001``,
+  ``2.5e-7``) where Python writes ``1e-05`` and ``2.5e-07``: an answer holding such a number
+  (or text that looks like one) is written again by DRF's renderer;
+- values orjson does not know (lazy strings, decimals, NumPy numbers, sets) go through DRF's
+  own encoder, and dates through it too, which spells them its own way;
+- an answer orjson refuses (an integer beyond 64 bits, text that is not UTF-8) is DRF's to
+  write, or to fail on, as it always did; so is an indented answer (``; indent=4``);
+- reading, any body orjson refuses (malformed, ``NaN``, huge numbers, bad UTF-8, another
+  charset) is parsed again by DRF's parser, whose error message is the one the client gets;
+  so is a body with 19 digits in a row (orjson reads an integer past 64 bits as a float,
+  Python as the integer it is).
+"""
+
+import io
+import re
+from typing import Any
+
+import orjson
+from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.utils.encoders import JSONEncoder
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+# A number, just after ``[``, ``:`` or ``,``, that Python would write with an exponent of its
+# own: below 1e-4 (orjson: ``0.0000…``) or written by orjson with a negative exponent.
+_SPELLED_OTHERWISE = re.compile(rb"[\[:,]-?(?:0\.0000|\d+(?:\.\d+)?e-)")
+_LONG_NUMBER = re.compile(rb"\d{19}")
+_SEPARATORS = (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029")
+_default = JSONEncoder().default
+
+
+class FastJSONRenderer(JSONRenderer):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: dict[str, Any] | None = None,
+    ) -> bytes:
+        if data is None or self.get_indent(accepted_media_type, renderer_context or {}):
+            return super().render(data, accepted_media_type, renderer_context)
+        try:
+            written = orjson.dumps(data, default=_default, option=_OPTIONS)
+        except (orjson.JSONEncodeError, TypeError, ValueError):
+            return super().render(data, accepted_media_type, renderer_context)
+        if _SPELLED_OTHERWISE.search(written):
+            return super().render(data, accepted_media_type, renderer_context)
+        for raw, escaped in _SEPARATORS:  # a strict subset of JavaScript, as DRF writes it
+            if raw in written:
+                written = written.replace(raw, escaped)
+        return written
+
+
+class FastJSONParser(JSONParser):
+    renderer_class = FastJSONRenderer
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
+        encoding = (parser_context or {}).get("encoding") or "utf-8"
+        if stream is None or encoding.lower().replace("-", "") != "utf8":
+            return super().parse(stream, media_type, parser_context)
+        body = stream.read()
+        if not _LONG_NUMBER.search(body):
+            try:
+                return orjson.loads(body)
+            except orjson.JSONDecodeError:
+                pass
+        return super().parse(io.BytesIO(body), media_type, parser_context)
