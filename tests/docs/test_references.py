@@ -80,16 +80,27 @@ def test_every_citation_of_a_contract_rule_or_design_text_is_a_file_of_docs():
     assert not wrong, "cite a file under docs/ that exists:\n" + "\n".join(wrong)
 
 
-def test_the_links_of_the_readme_and_of_docs_lead_to_files_that_exist():
+def anchors_of(page: Path) -> set[str]:
+    """The fragments of a page's headings, as GitHub makes them: lower case, punctuation
+    dropped, spaces made hyphens."""
+    headings = re.findall(r"^#+ (.*)$", page.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in headings}
+
+
+def test_the_links_of_the_readme_and_of_docs_lead_to_files_and_headings_that_exist():
     pages = [ROOT / "README.md", *DOCS.rglob("*.md")]
     broken = []
     for page in pages:
         for link in MARKDOWN_LINK.findall(page.read_text(encoding="utf-8")):
-            if re.match(r"[a-z]+:", link) or link.startswith(("#", "/")):
+            if re.match(r"[a-z]+:", link) or link.startswith("/"):
                 continue
-            target = (page.parent / link.split("#")[0]).resolve()
+            path, _, fragment = link.partition("#")
+            target = (page.parent / path).resolve() if path else page
             if not target.exists():
                 broken.append(f"{page.relative_to(ROOT)}: {link}")
+            elif fragment and target.suffix == ".md" and fragment not in anchors_of(target):
+                broken.append(f"{page.relative_to(ROOT)}: {link} (no such heading)")
     assert not broken, "links to nothing:\n" + "\n".join(broken)
 
 
