@@ -2,7 +2,7 @@
 #   make run    serve the API on http://127.0.0.1:$(PORT)/ (SQLite file db.sqlite3 by default),
 #               after building the optimal-strategy tables it offers (once, kept on disk)
 #   make test   lint, check for missing migrations, run the whole test suite (in parallel)
-#   make bench  the load benchmark against the local PostgreSQL (see README, "Serving")
+#   make bench  the load benchmark against the local PostgreSQL (see docs/benchmark.md)
 # Both need only python3 (3.11 or newer): the first call makes .venv and installs the project;
 # later calls reinstall only when pyproject.toml has changed. DATABASE_URL, if set, picks the
 # database (postgres://user@host:port/name for PostgreSQL).

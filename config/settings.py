@@ -1,6 +1,6 @@
 """Settings, all from the environment, with defaults that need nothing installed.
 
-See the table of settings in README.md.
+See the table of settings in docs/operations.md, "Settings".
 """
 
 import warnings
@@ -14,7 +14,7 @@ from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, s
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
-# -- secret key and HTTPS (see README, "Settings") --------------------------------------------
+# -- secret key and HTTPS (see docs/operations.md, "Settings") -------------------------------
 # Without SECRET_KEY, a random key is made once and kept in SECRET_KEY_FILE (git-ignored),
 # so signatures survive restarts and no public key ever signs anything.
 SECRET_KEY_FILE = Path(env_str("SECRET_KEY_FILE", str(BASE_DIR / ".secret-key")))

@@ -1,4 +1,4 @@
-"""What a game record is (API.md, "Verifiable dice and game records"): its parts and their
+"""What a game record is (docs/contract.md, "Verifiable dice and records"): its parts and their
 types, read from a JSON document (:func:`parse`) and stated as a JSON Schema (:func:`shape`),
 so that the two cannot disagree. What a record says is judged by ``scoring.records``."""
 

@@ -1,4 +1,4 @@
-"""Checking a game record (API.md, "Verifiable dice and game records"): its commitment, every
+"""Checking a game record (docs/contract.md, "Verifiable dice and records"): its commitment, every
 thrown die, every move, and the totals and winners it claims.
 
 A record is checked by playing it again: each move the log shows is turned back into the

@@ -1,4 +1,4 @@
-"""Verifiable dice (API.md, "Verifiable dice and game records").
+"""Verifiable dice (docs/contract.md, "Verifiable dice and records").
 
 Every face is a function of a secret, a client seed and where the die is thrown, so the
 service can commit to the secret (its SHA-256) before the first throw and reveal it at the

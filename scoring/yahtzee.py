@@ -1,4 +1,4 @@
-"""Official Yahtzee (``rules/yahtzee.md``), with its Joker and Yahtzee bonus house rules."""
+"""Official Yahtzee (``docs/rules/yahtzee.md``), with its Joker and Yahtzee bonus house rules."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any

@@ -1,6 +1,6 @@
 // A small client made only of the types that openapi-typescript generates from the
-// service's schema: it makes the README's calls, and `tsc --strict` checks every body
-// and every answer against the schema.
+// service's schema: it makes the calls of the README and docs/tour.md, and `tsc --strict`
+// checks every body and every answer against the schema.
 
 import type { components, paths } from "./build/schema";
 

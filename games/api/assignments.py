@@ -1,4 +1,4 @@
-"""Assignments over HTTP (API.md, "Assignments"): thin views over
+"""Assignments over HTTP (docs/contract.md, "Assignments"): thin views over
 ``games.classrooms.assignments`` and ``games.classrooms.results``. The teacher sets them and
 reads the results; the classroom's students read them and start their games."""
 

@@ -1,5 +1,6 @@
-"""Webhooks over HTTP (API.md, "Webhooks"): thin views over ``games.hooks.services``. Every
-path needs an API key (`X-API-Key`): a webhook belongs to the key that registered it."""
+"""Webhooks over HTTP (docs/contract.md, "Webhooks"): thin views over
+``games.hooks.services``. Every path needs an API key (`X-API-Key`): a webhook belongs to
+the key that registered it."""
 
 import uuid
 from typing import Annotated, TypedDict

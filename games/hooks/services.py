@@ -1,5 +1,5 @@
 """Webhooks: register one for an API key, list, delete and read their deliveries; and the
-events that games and assignments emit to them (API.md, "Webhooks").
+events that games and assignments emit to them (docs/contract.md, "Webhooks").
 
 Emitting an event only writes its deliveries, due at once, in the transaction of the change
 that caused it: a worker's sweep sends them (``games.hooks.sending``), so a slow or dead

@@ -1,5 +1,5 @@
 """Assignments: a classroom's students each play the same number of games of one ruleset
-before a deadline, game k of every student thrown from the same secret (API.md,
+before a deadline, game k of every student thrown from the same secret (docs/contract.md,
 "Assignments").
 
 The secrets are drawn when the assignment is set, and only their SHA-256 commitments are

@@ -1,5 +1,5 @@
 """Webhooks: an API key's subscriptions to what happens in its games, and each event's
-delivery to them (API.md, "Webhooks").
+delivery to them (docs/contract.md, "Webhooks").
 
 A webhook's secret signs every delivery; it is shown once, when the webhook is registered,
 and kept here to sign with (a digest could not sign).

@@ -1,4 +1,4 @@
-"""Turn clocks (API.md, "Turn clocks"): when a person's move is due, and what a game shows
+"""Turn clocks (docs/contract.md, "Turn clocks"): when a person's move is due, and what a game shows
 of its clock. The firing itself is a change like any other (``services.game_time_out``),
 run by a worker at the deadline.
 

@@ -1,5 +1,5 @@
 """A game's dice: the secret it commits to when created, the source every change throws
-with, and what the game shows of them (API.md, "Verifiable dice and game records").
+with, and what the game shows of them (docs/contract.md, "Verifiable dice and records").
 
 The secret is the one thing about a game that must stay unseen while it is played: it is
 stored with the game and read only here, to throw, and to show once the game is over.

@@ -1,4 +1,4 @@
-"""Game records (API.md, "Verifiable dice and game records"): a game as one document that
+"""Game records (docs/contract.md, "Verifiable dice and records"): a game as one document that
 anyone can check, and the check itself (``scoring.records``, free of the database)."""
 
 from dataclasses import dataclass

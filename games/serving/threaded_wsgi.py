@@ -3,10 +3,10 @@
 An adapter that lets the WSGI side read the body and send the answer through the event loop
 (a2wsgi does) crosses between the thread and the loop four times for a small POST, and each
 crossing waits for the interpreter lock: under load, with every thread busy, that made the
-service about a third slower than the same code in gunicorn's threaded WSGI server (README,
-"Serving"). Here the loop reads the whole (bounded) body, one pooled thread runs the
-application and collects its whole answer, and the loop sends it: the request crosses over
-once and comes back once.
+service about a third slower than the same code in gunicorn's threaded WSGI server
+(docs/benchmark.md, "Why the service is served this way"). Here the loop reads the whole
+(bounded) body, one pooled thread runs the application and collects its whole answer, and
+the loop sends it: the request crosses over once and comes back once.
 
 The JSON API's answers are small; the largest answers on this path are the docs' static
 files (a few megabytes at most), which are collected the same way. An answer whose body is an

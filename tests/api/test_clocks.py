@@ -1,4 +1,4 @@
-"""Turn clocks (API.md, "Turn clocks"): a deadline for each move of a person, the turn
+"""Turn clocks (docs/contract.md, "Turn clocks"): a deadline for each move of a person, the turn
 played as the greedy computer would by a worker once it passes, a ``timed_out`` event, the
 seat leaving after ``max_timeouts`` in a row, and a move racing the deadline landing or
 refused, never both."""

@@ -1,4 +1,4 @@
-"""GET /metrics (API.md, "Metrics"): Prometheus' text format for operators holding the
+"""GET /metrics (docs/contract.md, "Metrics"): Prometheus' text format for operators holding the
 token; the figures follow the work done."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Verifiable dice and game records over HTTP (API.md, "Verifiable dice and game records"):
+"""Verifiable dice and game records over HTTP (docs/contract.md, "Verifiable dice and records"):
 the game's ``dice``, the client seed, the secret kept hidden until the end, the record, its
 check, and the README's stand-alone verifier run on records of whole games."""
 
@@ -48,7 +48,7 @@ WHOLE_GAMES = {
 
 
 def reference_face(secret: bytes, client_seed: str, *where: int) -> int:
-    """API.md's derivation, written out again here."""
+    """docs/contract.md's derivation, written out again here."""
     message = ":".join([client_seed, *map(str, where)])
     retry = 0
     while True:

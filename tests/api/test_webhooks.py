@@ -1,4 +1,4 @@
-"""Webhooks (API.md, "Webhooks"): registration per API key, events of the key's games sent
+"""Webhooks (docs/contract.md, "Webhooks"): registration per API key, events of the key's games sent
 by the task worker as Standard Webhooks, signatures checked here by an independent
 implementation, retries with growing waits, and private targets refused."""
 

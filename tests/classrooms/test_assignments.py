@@ -1,5 +1,5 @@
-"""Assignments (API.md, "Assignments"): the teacher sets them, the students play game k from
-the same secret, the games stay private and their secrets sealed until the deadline, and
+"""Assignments (docs/contract.md, "Assignments"): the teacher sets them, the students play
+game k from the same secret, the games stay private and their secrets sealed until the deadline, and
 the results rank the class."""
 
 import csv

@@ -1,6 +1,6 @@
 """Whole games of every ruleset with the verifiable dice: each die the engine throws, a
 person's or a computer's, shows the face derived at its (seat, turn, roll, position), the
-coordinates counted here from the game's own events as API.md defines them. So two games
+coordinates counted here from the game's own events as docs/contract.md defines them. So two games
 with the same secret and client seed share their luck whatever each player held; and the
 games created before keep their sequential dice."""
 

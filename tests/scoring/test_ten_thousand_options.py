@@ -1,5 +1,5 @@
-"""What the ruleset declares, its options (rules/ten-thousand.md option table) and seats,
-and the bounded whole-number options added to ``Option`` for it."""
+"""What the ruleset declares, its options (docs/rules/ten-thousand.md, the option table of
+"The end") and seats, and the bounded whole-number options added to ``Option`` for it."""
 
 import dataclasses
 

@@ -1,4 +1,4 @@
-"""The verifiable dice (API.md, "Verifiable dice and game records"): each face derived from
+"""The verifiable dice (docs/contract.md, "Verifiable dice and records"): each face derived from
 the secret, the client seed and where the die is thrown, checked against a plain
 re-implementation of the published algorithm; the commitment, the seeded secret, the
 client seed's form, and the fairness of the faces."""
@@ -23,7 +23,7 @@ CLIENT_SEED = "table-7"
 def reference_face(
     secret: bytes, client_seed: str, seat: int, turn: int, roll: int, position: int
 ) -> int:
-    """API.md's algorithm, written out: the first byte below 252 of the digest, retrying
+    """docs/contract.md's algorithm, written out: the first byte below 252 of the digest, retrying
     with ":1", ":2"... appended when every byte is 252 or more."""
     message = f"{client_seed}:{seat}:{turn}:{roll}:{position}"
     for retry in itertools.count():

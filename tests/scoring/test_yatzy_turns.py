@@ -1,6 +1,6 @@
-"""Turns and games of the Yatzy family (rules/yatzy.md: "Turns work as in Yahtzee (three
-rolls, hold between rolls, then score or scratch one open box)"): seats in turn order, one
-box a turn, the game over when every seat has filled every box."""
+"""Turns and games of the Yatzy family (docs/rules/yatzy.md: turns go as in Yahtzee, up to
+three rolls with dice held between them, then one open box scored or scratched): seats in
+turn order, one box a turn, the game over when every seat has filled every box."""
 
 import copy
 

@@ -5,7 +5,7 @@ import { get, keepSeat, post } from "./api.js";
 import { AssignmentsPanel } from "./assignments.js";
 import { alertBox, h, list, replace, showProblem } from "./dom.js";
 
-// Strategies of computer seats (API.md); Ten Thousand also has its original game's player.
+// Strategies of computer seats (docs/contract.md, "Games"); Ten Thousand also has its original game's player.
 const COMPUTERS = ["random", "greedy", "optimal"];
 const TEN_THOUSAND_COMPUTERS = [...COMPUTERS, "classic"];
 
