@@ -18,11 +18,6 @@ SKIPPED_DIRS = {
 }
 # A citation of the contract, the design notes or a rule text, with whatever path precedes it.
 CITATION = re.compile(r"[\w./-]*(?:\bAPI\.md|\bDESIGN\.md|\brules/[\w*-]+\.md)")
-# Citations that are part of the published OpenAPI schema (descriptions of its components):
-# their text changes only with the schema's.
-IN_THE_SCHEMA = {
-    ("games/api/schema/responses.py", "API.md"): 2,
-}
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
@@ -62,7 +57,6 @@ def cited_file(source: Path, citation: str) -> Path | None:
 def test_every_citation_of_a_contract_rule_or_design_text_is_a_file_of_docs():
     this = Path(__file__).resolve()
     wrong = []
-    allowed = dict(IN_THE_SCHEMA)
     for path in repository_files():
         text = text_of(path)
         if text is None or path.resolve() == this:
@@ -71,9 +65,6 @@ def test_every_citation_of_a_contract_rule_or_design_text_is_a_file_of_docs():
         for match in CITATION.finditer(text):
             citation = match.group()
             if cited_file(path, citation) is not None:
-                continue
-            if allowed.get((where, citation), 0) > 0:
-                allowed[(where, citation)] -= 1
                 continue
             line = text.count("\n", 0, match.start()) + 1
             wrong.append(f"{where}:{line}: {citation}")

@@ -91,7 +91,7 @@ class PlayerBody(TypedDict):
 
 class DiceBody(TypedDict):
     """How the game's dice are found: every die from the secret committed to at creation
-    (API.md, "Verifiable dice and game records"; the README has a verifier)."""
+    (docs/contract.md, "Verifiable dice and records"; the README has a verifier)."""
 
     algorithm: Annotated[
         Literal["hmac-sha256-v1", "legacy"],
@@ -109,7 +109,7 @@ class DiceBody(TypedDict):
 
 
 class ClockBody(TypedDict):
-    """The game's turn clock (API.md, "Turn clocks")."""
+    """The game's turn clock (docs/contract.md, "Turn clocks")."""
 
     turn_seconds: int
     max_timeouts: int
