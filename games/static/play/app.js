@@ -1,8 +1,8 @@
 // The service's own web client: start a game, share it, play it, follow it live.
 // It uses only the public API (/api/v1/...), like any other frontend.
 
-import { get } from "./api.js";
-import { alertBox, h, replace, showProblem } from "./dom.js";
+import { playerApi } from "../shared/api.js";
+import { alertBox, h, replace, showProblem } from "../shared/dom.js";
 import { GameScreen } from "./game.js";
 import { StartScreen } from "./start.js";
 
@@ -13,7 +13,7 @@ let rulesets = null; // from GET /api/v1/rulesets/, once
 let screen = null; // the screen shown now; has stop() when it holds a stream
 
 async function loadRulesets() {
-  if (!rulesets) rulesets = (await get("/rulesets/")).data;
+  if (!rulesets) rulesets = (await playerApi.get("/rulesets/")).data;
   return rulesets;
 }
 

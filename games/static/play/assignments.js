@@ -3,8 +3,11 @@
 // Which assignment a game belongs to is kept in localStorage (ids, titles and deadlines only,
 // never the key), so that the game screen can say "Week 3: game 3 of 10, due Friday 17:00".
 
-import { apiKey, get, keepApiKey, keepSeat, post } from "./api.js";
-import { alertBox, h, replace, showProblem } from "./dom.js";
+import { playerApi } from "../shared/api.js";
+import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { keepSeat } from "./seats.js";
+
+const apiKey = () => playerApi.key.held();
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -64,7 +67,7 @@ let owner = null;
 export async function keyOwner(key = apiKey()) {
   if (!key) return null;
   if (owner?.key !== key) {
-    const answer = await get("/me/", { key });
+    const answer = await playerApi.get("/me/", { key });
     owner = { key, data: answer.data };
   }
   return owner.data;
@@ -72,13 +75,13 @@ export async function keyOwner(key = apiKey()) {
 
 export function forgetKey() {
   owner = null;
-  keepApiKey(null);
+  playerApi.key.forget();
 }
 
 /** Start the student's next game of the assignment; answers the new game. */
 export async function startAssignmentGame(classroomId, assignment) {
   const path = `/classrooms/${classroomId}/assignments/${assignment.id}/games/`;
-  const { data: game } = await post(path, undefined, { key: apiKey() });
+  const { data: game } = await playerApi.post(path, undefined, { key: apiKey() });
   for (const player of game.players) {
     if (player.token) keepSeat(game.id, player.seat, player.token);
   }
@@ -89,7 +92,7 @@ export async function startAssignmentGame(classroomId, assignment) {
 /** The assignment with the student's progress, read with the key in this tab. */
 export async function fetchAssignment(classroomId, assignmentId) {
   const path = `/classrooms/${classroomId}/assignments/${assignmentId}/`;
-  return (await get(path, { key: apiKey() })).data;
+  return (await playerApi.get(path, { key: apiKey() })).data;
 }
 
 /** "Start game 3 of 10": the next game the student may start now, or null. */
@@ -193,7 +196,7 @@ export class AssignmentsPanel {
       input.focus();
       return;
     }
-    keepApiKey(key);
+    playerApi.key.keep(key);
     await this.load();
     this.element.querySelector("h2")?.focus();
   }
@@ -214,7 +217,7 @@ export class AssignmentsPanel {
     try {
       this.owner = await keyOwner();
       const classroom = this.owner.classroom.id;
-      this.assignments = (await get(`/classrooms/${classroom}/assignments/`, { key: apiKey() })).data;
+      this.assignments = (await playerApi.get(`/classrooms/${classroom}/assignments/`, { key: apiKey() })).data;
       for (const assignment of this.assignments) keepAssignment(classroom, assignment);
       const count = this.assignments.length;
       this.status.textContent = `${count} assignment${count === 1 ? "" : "s"}.`;

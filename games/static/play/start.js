@@ -1,18 +1,15 @@
 // The start screen: a new game of any ruleset with its options and seats, a game that
 // waits for players, to join, or a student's assignments.
 
-import { get, keepSeat, post } from "./api.js";
+import { playerApi } from "../shared/api.js";
+import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { humanize, list } from "../shared/text.js";
 import { AssignmentsPanel } from "./assignments.js";
-import { alertBox, h, list, replace, showProblem } from "./dom.js";
+import { keepSeat } from "./seats.js";
 
 // Strategies of computer seats (docs/contract.md, "Games"); Ten Thousand also has its original game's player.
 const COMPUTERS = ["random", "greedy", "optimal"];
 const TEN_THOUSAND_COMPUTERS = [...COMPUTERS, "classic"];
-
-function humanize(id) {
-  const words = id.replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 export class StartScreen {
   constructor(main, rulesets, navigate) {
@@ -181,7 +178,7 @@ export class StartScreen {
     const button = event.submitter;
     if (button) button.disabled = true;
     try {
-      const { data: game } = await post("/games/", body);
+      const { data: game } = await playerApi.post("/games/", body);
       for (const player of game.players) {
         if (player.token) keepSeat(game.id, player.seat, player.token);
       }
@@ -195,7 +192,7 @@ export class StartScreen {
   async loadWaiting() {
     let page;
     try {
-      page = (await get("/games/?status=waiting")).data;
+      page = (await playerApi.get("/games/?status=waiting")).data;
     } catch {
       return; // the list is a convenience: the form works without it
     }

@@ -2,8 +2,8 @@
 // the join code, set assignments and follow their results live. It uses only the public
 // API (/api/v1/...); the teacher key stays in this tab's session storage.
 
-import { alertBox, h, replace, showProblem } from "../play/dom.js";
-import { Refusal, forgetKey, keepKey, request, storedKey } from "./api.js";
+import { teacherApi } from "../shared/api.js";
+import { alertBox, h, replace, showProblem } from "../shared/dom.js";
 import { ClassroomScreen } from "./classroom.js";
 import { SignInScreen } from "./signin.js";
 
@@ -13,7 +13,7 @@ let rulesets = null; // from GET /api/v1/rulesets/, once
 let screen = null;
 
 async function loadRulesets() {
-  if (!rulesets) rulesets = await request("GET", "/rulesets/");
+  if (!rulesets) rulesets = await teacherApi.request("GET", "/rulesets/");
   return rulesets;
 }
 
@@ -25,9 +25,9 @@ function show(next) {
 
 /** The classroom of a teacher key; refuses a student's key. */
 async function classroomOf(key) {
-  const owner = await request("GET", "/me/", { key });
+  const owner = await teacherApi.request("GET", "/me/", { key });
   if (owner.role !== "teacher") {
-    throw new Refusal(403, {
+    throw teacherApi.problem(403, {
       code: "student_key",
       detail: `this is the key of a student (${owner.student?.name ?? "unnamed"} in ` +
         `${owner.classroom.name}), not a teacher's: enter the teacher key shown when the ` +
@@ -40,21 +40,21 @@ async function classroomOf(key) {
 async function enter(key, { classroom = null, newKey = null } = {}) {
   const found = classroom ?? await classroomOf(key);
   await loadRulesets();
-  keepKey(key);
+  teacherApi.key.keep(key);
   show(new ClassroomScreen(main, {
     key,
     classroom: found,
     rulesets,
     newKey,
     onLeave: () => {
-      forgetKey();
+      teacherApi.key.forget();
       signIn("The key was forgotten on this tab.");
     },
   }));
 }
 
 async function open(name) {
-  const created = await request("POST", "/classrooms/", { body: { name } });
+  const created = await teacherApi.request("POST", "/classrooms/", { body: { name } });
   await enter(created.teacher_key, {
     classroom: { id: created.id, name: created.name },
     newKey: created.teacher_key,
@@ -66,7 +66,7 @@ function signIn(message = null) {
 }
 
 async function start() {
-  const key = storedKey();
+  const key = teacherApi.key.held();
   if (!key) {
     signIn();
     return;
@@ -75,7 +75,7 @@ async function start() {
     await enter(key);
   } catch (error) {
     if ([401, 403, 404].includes(error.status)) {
-      forgetKey();
+      teacherApi.key.forget();
       signIn(`The key this tab held was refused: ${error.message}`);
       return;
     }

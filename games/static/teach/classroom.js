@@ -1,28 +1,16 @@
 // The classroom screen: the join code, the roster, setting an assignment, the assignments
 // and the results of the one selected.
 
-import { alertBox, h, replace, showProblem } from "../play/dom.js";
-import { request } from "./api.js";
-import {
-  clearErrors, errorText, field, humanize, isoFromLocal, localValue, number, plural,
-  showErrors, when, whenShort,
-} from "./forms.js";
+import { teacherApi } from "../shared/api.js";
+import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { AssignmentForm } from "./assign.js";
+import { number, plural, when, whenShort } from "./forms.js";
+import { JoiningPanel } from "./joining.js";
+import { newKeyPanel } from "./key.js";
 import { Poller } from "./poll.js";
 import { ResultsView } from "./results.js";
 
 const OVERVIEW_MS = 15_000; // the roster and the list of assignments
-const MOST_GAMES = 100;
-
-// The API's names for the assignment's fields, as the form calls them.
-const FIELD_WORDS = { due_at: "the due time", opens_at: "the opening time (now, when empty)" };
-const FIELD_CONTROLS = {
-  title: "assignment-title",
-  ruleset: "assignment-ruleset",
-  options: "assignment-options",
-  games: "assignment-games",
-  opens_at: "assignment-opens",
-  due_at: "assignment-due",
-};
 
 export class ClassroomScreen {
   /** `newKey`: the key of a classroom just opened, shown this once. */
@@ -33,27 +21,39 @@ export class ClassroomScreen {
     this.rulesets = rulesets;
     this.newKey = newKey;
     this.onLeave = onLeave;
-    this.ruleset = rulesets[0];
     this.assignments = null;
     this.shownList = null;
     this.selected = null;
     this.overview = new Poller(() => this.loadOverview(), OVERVIEW_MS);
+    this.joining = new JoiningPanel({
+      request: (method, rest, body) => this.request(method, rest, body),
+      onClassroom: (classroom) => {
+        this.classroom = classroom;
+        this.drawRoster(classroom.students);
+      },
+    });
+    this.form = new AssignmentForm({
+      rulesets,
+      send: (body) => this.request("POST", "assignments/", body),
+      onSet: (assignment) => {
+        this.assignments = [assignment, ...(this.assignments ?? []).filter((a) => a.id !== assignment.id)];
+        this.select(assignment);
+      },
+    });
   }
 
   path(rest = "") {
     return `/classrooms/${this.classroom.id}/${rest}`;
   }
 
+  /** One request about this classroom, with its teacher key; answers the body. */
+  request(method, rest = "", body = undefined) {
+    return teacherApi.request(method, this.path(rest), { key: this.key, body });
+  }
+
   show() {
     document.title = `${this.classroom.name} · Teaching · Dice games`;
     this.problem = alertBox();
-    this.joinCode = h("p", { class: "join-code", id: "join-code" }, "…");
-    this.joiningText = h("p", { class: "help", id: "joining-text" });
-    this.joiningStatus = h("p", { class: "done", role: "status", "aria-live": "polite" });
-    this.joiningProblem = alertBox();
-    this.joiningButton = h("button", {
-      type: "button", "data-key": "joining", onclick: (event) => this.switchJoining(event.currentTarget),
-    }, "Close joining");
     this.rosterStatus = h("p", { class: "visually-hidden", role: "status", "aria-live": "polite" });
     this.roster = h("div", { class: "table-wrap" }, h("p", {}, "Loading the students…"));
     this.list = h("div", {}, h("p", {}, "Loading the assignments…"));
@@ -66,33 +66,22 @@ export class ClassroomScreen {
     });
     replace(this.main, [
       h("h1", { tabindex: "-1" }, this.classroom.name, " ", h("small", {}, "classroom")),
-      this.keyPanel(),
+      this.newKey ? newKeyPanel(this.newKey, () => {
+        this.newKey = null;
+        this.main.querySelector("h1").focus();
+      }) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "quiet", onclick: () => this.leave() },
           "Forget the key on this tab")),
       this.problem,
-      h("section", { class: "card", "aria-labelledby": "join-title" },
-        h("h2", { id: "join-title" }, "Join code"),
-        this.joinCode,
-        h("p", { class: "help" }, "Hand this code to your students: each joins with it and " +
-          "their name, and gets a key of their own for their games."),
-        this.joiningText,
-        h("div", { class: "row" },
-          this.joiningButton,
-          h("button", {
-            type: "button", "data-key": "new-code", onclick: (event) => this.replaceCode(event.currentTarget),
-          }, "Replace the code")),
-        h("p", { class: "help" }, "Closing joining keeps everyone who joined; replacing the " +
-          "code stops the old one at once (students who joined keep their keys)."),
-        this.joiningProblem,
-        this.joiningStatus),
+      this.joining.element(),
       h("section", { class: "card", "aria-labelledby": "students-title" },
         h("h2", { id: "students-title" }, "Students"),
         this.rosterStatus,
         this.roster,
         h("button", { type: "button", "data-key": "refresh", onclick: () => this.overview.now() },
           "Refresh the students and assignments")),
-      this.assignmentForm(),
+      this.form.element(),
       h("section", { class: "card", "aria-labelledby": "assignments-title" },
         h("h2", { id: "assignments-title" }, "Assignments"),
         this.list),
@@ -112,47 +101,6 @@ export class ClassroomScreen {
     this.onLeave();
   }
 
-  keyPanel() {
-    if (!this.newKey) return null;
-    const note = h("p", { class: "copied", role: "status", "aria-live": "polite" });
-    const output = h("textarea", {
-      id: "new-teacher-key", readonly: true, rows: 3, class: "key-output",
-      autocomplete: "off", spellcheck: "false",
-    }, this.newKey);
-    const panel = h(
-      "section",
-      { class: "card key-panel", "aria-labelledby": "key-title" },
-      h("h2", { id: "key-title" }, "Keep your teacher key"),
-      h("p", {}, "This key is shown only now: the service keeps only a digest of it. Keep it " +
-        "somewhere safe, such as a password manager; with it you can come back to this " +
-        "classroom from any browser. This tab keeps it until the tab is closed."),
-      field("new-teacher-key", "Your teacher key", output),
-      h("div", { class: "row" },
-        h("button", { type: "button", onclick: () => this.copyKey(output, note) }, "Copy the key"),
-        h("button", {
-          type: "button",
-          onclick: () => {
-            this.newKey = null;
-            panel.remove();
-            this.main.querySelector("h1").focus();
-          },
-        }, "I have kept the key")),
-      note,
-    );
-    return panel;
-  }
-
-  async copyKey(output, note) {
-    try {
-      await navigator.clipboard.writeText(output.value);
-      note.textContent = "The key was copied.";
-    } catch {
-      output.focus();
-      output.select();
-      note.textContent = "The key is selected: copy it with your keyboard or menu.";
-    }
-  }
-
   // -- the roster and the list of assignments, asked now and then ----------------------------
 
   async loadOverview() {
@@ -160,8 +108,8 @@ export class ClassroomScreen {
     let assignments;
     try {
       [classroom, assignments] = await Promise.all([
-        request("GET", this.path(), { key: this.key }),
-        request("GET", this.path("assignments/"), { key: this.key }),
+        this.request("GET"),
+        this.request("GET", "assignments/"),
       ]);
     } catch (error) {
       // Said once, not at every attempt: the alert is read out each time it changes.
@@ -172,57 +120,11 @@ export class ClassroomScreen {
     }
     this.problem.hidden = true;
     this.classroom = classroom;
-    this.drawJoining();
+    this.joining.draw(classroom);
     this.drawRoster(classroom.students);
     this.assignments = assignments;
     this.drawList();
     return true;
-  }
-
-  // -- who may join: open or closed, and the code --------------------------------------------
-
-  drawJoining() {
-    const open = this.classroom.joining === "open";
-    this.joinCode.textContent = this.classroom.join_code;
-    this.joinCode.classList.toggle("closed", !open);
-    this.joiningText.textContent = open
-      ? "Joining is open: anyone with the code can join."
-      : "Joining is closed: nobody can join with the code until you reopen it.";
-    this.joiningButton.textContent = open ? "Close joining" : "Reopen joining";
-  }
-
-  async switchJoining(button) {
-    const joining = this.classroom.joining === "open" ? "closed" : "open";
-    await this.change(button, async () => {
-      const classroom = await request("PATCH", this.path(), { key: this.key, body: { joining } });
-      this.classroom = classroom;
-      this.drawRoster(classroom.students);
-      return joining === "open" ? "Joining is open again." : "Joining is closed.";
-    });
-  }
-
-  async replaceCode(button) {
-    await this.change(button, async () => {
-      const { join_code: code } = await request("POST", this.path("join-code/"), { key: this.key, body: {} });
-      this.classroom = { ...this.classroom, join_code: code };
-      return `The new join code is ${code}; the old one no longer works.`;
-    });
-  }
-
-  /** One change of the joining: the button waits for it, the result is announced. */
-  async change(button, send) {
-    button.disabled = true;
-    this.joiningProblem.hidden = true;
-    this.joiningStatus.textContent = "";
-    try {
-      this.joiningStatus.textContent = await send();
-      this.drawJoining();
-    } catch (error) {
-      showProblem(this.joiningProblem, error);
-    } finally {
-      button.disabled = false;
-      button.focus();
-    }
   }
 
   drawRoster(students) {
@@ -304,156 +206,4 @@ export class ClassroomScreen {
     this.assignments[index] = assignment;
     this.drawList();
   }
-
-  // -- setting an assignment -------------------------------------------------------------
-
-  assignmentForm() {
-    const inAWeek = new Date(Date.now() + 7 * 24 * 3600 * 1000);
-    inAWeek.setHours(17, 0, 0, 0);
-    this.formStatus = h("p", { class: "done", role: "status", "aria-live": "polite" });
-    this.formProblem = alertBox();
-    this.optionsPart = h("div");
-    const picker = h(
-      "select",
-      {
-        id: "assignment-ruleset", name: "ruleset",
-        onchange: (event) => {
-          this.ruleset = this.rulesets.find((r) => r.id === event.target.value);
-          this.drawOptions();
-        },
-      },
-      this.rulesets.map((r) => h("option", { value: r.id }, r.name)),
-    );
-    this.form = h(
-      "form",
-      { class: "card", novalidate: true, "aria-labelledby": "assign-title", onsubmit: (event) => this.submit(event) },
-      h("h2", { id: "assign-title" }, "Set an assignment"),
-      field("assignment-title", "Title", h("input", {
-        id: "assignment-title", name: "title", maxlength: 80, autocomplete: "off", required: true,
-      }), "For example “Week 3”: your students see it."),
-      field("assignment-ruleset", "Ruleset", picker),
-      this.optionsPart,
-      field("assignment-games", "Games per student", h("input", {
-        id: "assignment-games", name: "games", type: "number", inputmode: "numeric",
-        min: 1, max: MOST_GAMES, step: 1, value: "5", required: true,
-      }), `From 1 to ${MOST_GAMES}. Every student's game k is thrown from the same dice.`),
-      field("assignment-opens", "Opens (optional)", h("input", {
-        id: "assignment-opens", name: "opens_at", type: "datetime-local",
-      }), "Students may start from then on; empty: at once. Your device's time zone."),
-      field("assignment-due", "Due", h("input", {
-        id: "assignment-due", name: "due_at", type: "datetime-local", required: true,
-        value: localValue(inAWeek),
-      }), "The deadline: games still under way then are abandoned, and the secrets of the " +
-        "dice are shown."),
-      this.formProblem,
-      this.formStatus,
-      h("button", { type: "submit", class: "primary" }, "Set the assignment"),
-    );
-    this.drawOptions();
-    return this.form;
-  }
-
-  drawOptions() {
-    const options = Object.entries(this.ruleset.options);
-    replace(this.optionsPart, options.length
-      ? h("fieldset", { id: "assignment-options", "aria-describedby": "assignment-options-error" },
-          h("legend", {}, "House rules"),
-          options.map(([id, option]) => optionField(id, option)),
-          errorText("assignment-options"))
-      : null);
-  }
-
-  body() {
-    const value = (id) => this.form.querySelector(`#${id}`).value;
-    const options = {};
-    for (const [id, option] of Object.entries(this.ruleset.options)) {
-      const input = this.form.querySelector(`#assignment-option-${CSS.escape(id)}`);
-      if (!input) continue;
-      let chosen;
-      if (option.type === "boolean") chosen = input.checked;
-      else if (option.type === "integer") chosen = input.value.trim() === "" ? null : Number(input.value);
-      else chosen = input.value;
-      if (chosen !== option.default) options[id] = chosen;
-    }
-    const games = value("assignment-games").trim();
-    const body = {
-      title: value("assignment-title"),
-      ruleset: this.ruleset.id,
-      games: games === "" ? null : Number(games),
-      due_at: isoFromLocal(value("assignment-due")),
-    };
-    if (Object.keys(options).length) body.options = options;
-    const opens = isoFromLocal(value("assignment-opens"));
-    if (opens) body.opens_at = opens;
-    return body;
-  }
-
-  async submit(event) {
-    event.preventDefault();
-    clearErrors(this.form);
-    this.formProblem.hidden = true;
-    this.formStatus.textContent = "";
-    const body = this.body();
-    if (!body.due_at) {
-      this.refuse([{ field: "due_at", detail: "Choose when the assignment is due" }]);
-      return;
-    }
-    const button = event.submitter;
-    if (button) button.disabled = true;
-    try {
-      const assignment = await request("POST", this.path("assignments/"), { key: this.key, body });
-      this.form.querySelector("#assignment-title").value = "";
-      this.formStatus.textContent = `The assignment “${assignment.title}” is set.`;
-      this.assignments = [assignment, ...(this.assignments ?? []).filter((a) => a.id !== assignment.id)];
-      this.select(assignment);
-    } catch (error) {
-      if (error.errors?.length) this.refuse(error.errors, error);
-      else showProblem(this.formProblem, error);
-    } finally {
-      if (button) button.disabled = false;
-    }
-  }
-
-  /** Show a refusal's errors by their fields; those of no field in the form's alert. */
-  refuse(errors, error = null) {
-    const controlOf = (name) => {
-      if (name in FIELD_CONTROLS) return FIELD_CONTROLS[name];
-      const option = /^options\.(.+)$/.exec(name ?? "");
-      if (option) {
-        const id = `assignment-option-${option[1]}`;
-        return this.form.querySelector(`#${CSS.escape(id)}`) ? id : "assignment-options";
-      }
-      return null;
-    };
-    const { first, unplaced } = showErrors(this.form, errors, controlOf, FIELD_WORDS);
-    const count = errors.length - unplaced.length;
-    const lines = unplaced.map((e) => `${e.field}: ${e.detail}`);
-    let text = count
-      ? `The assignment was not set: ${plural(count, "field needs", "fields need")} a change.`
-      : error?.message ?? "The assignment was not set.";
-    if (lines.length) text = `${text} ${lines.join(" ")}`;
-    this.formProblem.textContent = text;
-    this.formProblem.hidden = false;
-    first?.focus();
-  }
-}
-
-function optionField(name, option) {
-  const id = `assignment-option-${name}`;
-  const common = { id, name: `option-${name}` };
-  if (option.type === "boolean") {
-    return field(id, humanize(name), h("input", { ...common, type: "checkbox", checked: option.default }),
-      option.description, { check: true });
-  }
-  let control;
-  if (option.values.length) {
-    control = h("select", common, option.values.map((value) =>
-      h("option", { value, selected: value === option.default }, String(value))));
-  } else {
-    control = h("input", {
-      ...common, type: "number", inputmode: "numeric", value: String(option.default),
-      min: option.minimum, max: option.maximum, step: option.step,
-    });
-  }
-  return field(id, humanize(name), control, option.description);
 }

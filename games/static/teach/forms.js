@@ -1,7 +1,7 @@
 // Form fields with their help and error text, and the words and dates the page shows.
 
-import { h } from "../play/dom.js";
-import { sentence } from "./api.js";
+import { h } from "../shared/dom.js";
+import { sentence } from "../shared/text.js";
 
 /**
  * A labelled control with optional help text and a place for its error, both tied to the
@@ -67,11 +67,6 @@ function readableDetail(detail, words) {
   let text = String(detail);
   for (const [name, word] of Object.entries(words)) text = text.replaceAll(name, word);
   return text;
-}
-
-export function humanize(id) {
-  const words = id.replaceAll("_", " ").replaceAll("-", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export function plural(count, word, many = `${word}s`) {

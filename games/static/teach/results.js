@@ -1,8 +1,8 @@
 // One assignment's results, followed live: the table, the chart, the secrets once it is
 // closed, and the CSV for a gradebook.
 
-import { alertBox, h, replace, showProblem } from "../play/dom.js";
-import { request } from "./api.js";
+import { teacherApi } from "../shared/api.js";
+import { alertBox, h, replace, showProblem } from "../shared/dom.js";
 import { resultsChart } from "./chart.js";
 import { number, plural, when } from "./forms.js";
 import { Poller } from "./poll.js";
@@ -78,7 +78,7 @@ export class ResultsView {
     const assignment = this.assignment;
     let answer;
     try {
-      answer = await request("GET", this.path, { key: this.key });
+      answer = await teacherApi.request("GET", this.path, { key: this.key });
     } catch (error) {
       if (assignment !== this.assignment) return false;
       // Said once, not at every attempt: the alert is read out each time it changes.
@@ -178,7 +178,7 @@ export class ResultsView {
     const assignment = this.assignment;
     button.disabled = true;
     try {
-      const blob = await request("GET", this.path, { key: this.key, accept: "text/csv" });
+      const blob = await teacherApi.request("GET", this.path, { key: this.key, accept: "text/csv" });
       const name = `results-${slug(assignment.title) || assignment.id}.csv`;
       const url = URL.createObjectURL(blob);
       const link = h("a", { href: url, download: name, hidden: true });

@@ -1,12 +1,13 @@
 // The first screen: open a new classroom, or come back to one with its teacher key.
 
-import { h, replace } from "../play/dom.js";
+import { h, replace } from "../shared/dom.js";
 import { clearErrors, field, showErrors } from "./forms.js";
 
 export class SignInScreen {
   /**
    * `open(name)` opens a classroom, `enter(key)` checks a key and goes on with it; both
-   * throw a Refusal (api.js) when refused. `message`: why this screen is shown, if not first.
+   * throw a Problem (shared/api.js) when refused. `message`: why this screen is shown, if
+   * not first.
    */
   constructor(main, { open, enter, message = null }) {
     this.main = main;

@@ -1,5 +1,6 @@
-// A tiny element builder: h("button", {onclick, disabled: true}, "Roll").
+// The pages' element builders and their few shared pieces, for /play/ and /teach/ alike.
 
+/** A tiny element builder: h("button", {onclick, disabled: true}, "Roll"). */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -34,36 +35,12 @@ export function replace(root, children, fallback = []) {
   }
 }
 
-/** Pips of a die face on a 3 x 3 grid (cells 0 to 8, row by row). */
-const PIPS = {
-  1: [4],
-  2: [2, 6],
-  3: [2, 4, 6],
-  4: [0, 2, 6, 8],
-  5: [0, 2, 4, 6, 8],
-  6: [0, 2, 3, 5, 6, 8],
-};
-
-export function face(value) {
-  const on = new Set(PIPS[value] || []);
-  return h(
-    "span",
-    { class: "face", "aria-hidden": "true" },
-    Array.from({ length: 9 }, (_, cell) => h("span", { class: on.has(cell) ? "pip" : "" })),
-  );
-}
-
-export function list(words) {
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
-}
-
 export function alertBox() {
   return h("p", { class: "problem", role: "alert", hidden: true });
 }
 
 export function showProblem(box, error) {
-  // A Problem (api.js) carries a readable message; anything else is a fault of this page.
+  // A Problem (shared/api.js) carries a readable message; anything else is a fault of this page.
   box.textContent = error?.status !== undefined ? error.message : `Something went wrong: ${error}`;
   box.hidden = false;
 }

@@ -1,0 +1,164 @@
+// The public HTTP API, called exactly as any other frontend calls it: one client for /play/
+// and /teach/. Each page speaks to its own people (a player, a teacher), so each has its
+// own words for a refusal and its own API key, kept in the tab's session storage only.
+
+import { sentence } from "./text.js";
+
+const BASE = "/api/v1";
+const JSON_TYPE = "application/json";
+
+const COMMON_WORDS = {
+  network: "The service cannot be reached. Check the connection and try again.",
+  throttled: "Too many requests: wait a moment and try again.",
+};
+
+/** A refused request: the service's problem document, or a network failure. */
+export class Problem extends Error {
+  constructor(status, body, { words = COMMON_WORDS, fieldFirst = false } = {}) {
+    super(readable(status, body, words, fieldFirst));
+    this.status = status;
+    this.code = body?.code ?? (status ? "error" : "network");
+    // [{field, code, detail}], for a form to show by its fields.
+    this.errors = Array.isArray(body?.errors) ? body.errors : [];
+    this.retryAfter = null; // seconds, from a 503 or 429 answer's Retry-After
+  }
+}
+
+function readable(status, body, words, fieldFirst) {
+  if (!status) return words.network;
+  if (body?.code in words) return words[body.code];
+  const field = fieldFirst ? body?.errors?.[0] : null;
+  const text = field ? `${field.field}: ${field.detail}` : body?.detail || body?.title;
+  return sentence(text || `The service answered ${status}`);
+}
+
+/**
+ * An API key for this tab only: sessionStorage forgets it when the tab closes, and it never
+ * goes into an address, the local storage, a cookie or a log.
+ */
+export class TabKey {
+  constructor(name) {
+    this.name = name;
+    this.inMemory = null; // when the browser refuses session storage (some private modes)
+  }
+
+  held() {
+    try {
+      return sessionStorage.getItem(this.name) || this.inMemory;
+    } catch {
+      return this.inMemory;
+    }
+  }
+
+  /** Keep `key`, or forget the one kept when `key` is empty. */
+  keep(key) {
+    this.inMemory = key || null;
+    try {
+      if (key) sessionStorage.setItem(this.name, key);
+      else sessionStorage.removeItem(this.name);
+    } catch {
+      // Storage refused: the key then lasts until the page closes.
+    }
+  }
+
+  forget() {
+    this.keep(null);
+  }
+}
+
+/**
+ * A client of the API for one page.
+ * `words`: the page's own sentences for some refusal codes; `fieldFirst`: a refusal with
+ * field errors reads as its first one; `keyName`: where the tab keeps the page's API key;
+ * `credentials`: fetch's, for every request.
+ */
+export class Api {
+  constructor({ words = {}, fieldFirst = false, keyName, credentials = "same-origin" }) {
+    this.words = { ...COMMON_WORDS, ...words };
+    this.fieldFirst = fieldFirst;
+    this.key = new TabKey(keyName);
+    this.credentials = credentials;
+  }
+
+  /**
+   * One request. Answers {status, data, etag}; a 304 or 204 answers data null; with an
+   * `accept` other than JSON, data is a Blob. `token` is a seat token, `key` an API key (sent
+   * in X-API-Key, never in the address). Throws a Problem for any error answer.
+   */
+  async call(method, path, { body, token, key, etag, accept = JSON_TYPE } = {}) {
+    const headers = { Accept: accept };
+    if (body !== undefined) headers["Content-Type"] = JSON_TYPE;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (key) headers["X-API-Key"] = key;
+    if (etag) headers["If-None-Match"] = etag;
+    let response;
+    try {
+      response = await fetch(BASE + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store",
+        credentials: this.credentials,
+      });
+    } catch {
+      throw this.problem(0, null);
+    }
+    const etagOut = response.headers.get("ETag");
+    if (response.status === 304 || response.status === 204) {
+      return { status: response.status, data: null, etag: etagOut };
+    }
+    if (!response.ok) {
+      const problem = this.problem(response.status, await response.json().catch(() => null));
+      const wait = Number(response.headers.get("Retry-After"));
+      if (Number.isFinite(wait) && wait > 0) problem.retryAfter = wait;
+      throw problem;
+    }
+    const data = accept === JSON_TYPE ? await response.json().catch(() => null) : await response.blob();
+    return { status: response.status, data, etag: etagOut };
+  }
+
+  get(path, options) {
+    return this.call("GET", path, options);
+  }
+
+  post(path, body, options = {}) {
+    return this.call("POST", path, { ...options, body });
+  }
+
+  /** One request, answering its body only (null for 204). */
+  async request(method, path, options) {
+    return (await this.call(method, path, options)).data;
+  }
+
+  /** A refusal in this page's words. */
+  problem(status, body) {
+    return new Problem(status, body, { words: this.words, fieldFirst: this.fieldFirst });
+  }
+}
+
+/** /play/'s client: players, and students with the key their teacher gave them. */
+export const playerApi = new Api({
+  keyName: "dice-games:student-key",
+  fieldFirst: true,
+  words: {
+    not_your_turn: "It is not your turn.",
+    invalid_token: "This device holds no valid seat for this game.",
+    not_authenticated: "This device holds no seat for this game.",
+    game_full: "Every seat of this game is taken.",
+    invalid_api_key: "This API key is not valid, or it was revoked: ask your teacher for yours.",
+    assignment_not_open: "This assignment is not open now.",
+    assignment_complete: "Every game of this assignment is started already.",
+    strategy_unavailable: "The analysis is being prepared: try again in a moment.",
+  },
+});
+
+/** /teach/'s client: a classroom's teacher, with the teacher key; it never sends a cookie. */
+export const teacherApi = new Api({
+  keyName: "dice-games:teacher-key",
+  credentials: "omit",
+  words: {
+    invalid_api_key: "This key is not valid: it is wrong, or it has been revoked.",
+    not_authenticated: "Enter your teacher key first.",
+    forbidden: "This key may not do this: only the classroom's teacher key may.",
+  },
+});
