@@ -15,10 +15,10 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import serializers
+from rest_framework.permissions import BasePermission
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.api.classrooms import TEACHER_ERRORS, RefBody, TeacherView
 from games.api.render import iso_time, render_game
@@ -31,9 +31,10 @@ from games.classrooms import assignments as service
 from games.classrooms import results
 from games.classrooms.assignments import MOST_GAMES, Progress
 from games.http.auth import ApiKeyAuthentication
+from games.http.permissions import ClassroomMember, ProblemRefusals, StudentOfClassroom
 from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
 from games.http.throttles import CreateThrottle
-from games.models import Assignment
+from games.models import Assignment, Student
 from scoring.verifiable import commitment
 
 # -- requests ------------------------------------------------------------------------------
@@ -215,6 +216,10 @@ MEMBER_ERRORS = {
 
 
 class AssignmentsView(TeacherView):
+    def get_permissions(self) -> list[BasePermission]:
+        # Setting one is the teacher's; the list is the whole classroom's.
+        return [ClassroomMember()] if self.request.method == "GET" else super().get_permissions()
+
     @extend_schema(
         summary="Set an assignment",
         description="Teacher only. Each student will play `games` games of the ruleset before "
@@ -225,7 +230,7 @@ class AssignmentsView(TeacherView):
         examples=[SET_EXAMPLE],
     )
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        classroom = self.classroom(request, pk)
+        classroom = self.classroom(request)
         given = AssignmentIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
@@ -248,13 +253,14 @@ class AssignmentsView(TeacherView):
         responses={200: AssignmentOut(many=True), **MEMBER_ERRORS},
     )
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        assignments = service.assignments_of(caller=request.auth, classroom_id=pk)
+        assignments = service.assignments_of(classroom_id=pk)
         progress = _progress(request, assignments)
         return Response([render_assignment(a, progress.get(a.id)) for a in assignments])
 
 
-class AssignmentView(APIView):
+class AssignmentView(ProblemRefusals):
     authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [ClassroomMember]
 
     @extend_schema(
         summary="An assignment",
@@ -262,15 +268,14 @@ class AssignmentView(APIView):
         responses={200: AssignmentOut, **MEMBER_ERRORS},
     )
     def get(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
-        assignment = service.assignment_for(
-            caller=request.auth, classroom_id=pk, assignment_id=assignment_id
-        )
+        assignment = service.assignment_of(classroom_id=pk, assignment_id=assignment_id)
         progress = _progress(request, [assignment])
         return Response(render_assignment(assignment, progress.get(assignment.id)))
 
 
-class AssignmentGamesView(APIView):
+class AssignmentGamesView(ProblemRefusals):
     authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [StudentOfClassroom]
     throttle_classes = [CreateThrottle]
 
     @extend_schema(
@@ -289,8 +294,9 @@ class AssignmentGamesView(APIView):
         },
     )
     def post(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
+        student: Student = request.auth.student
         played = service.assignment_game_start(
-            caller=request.auth, classroom_id=pk, assignment_id=assignment_id
+            classroom_id=pk, assignment_id=assignment_id, student_id=student.id, name=student.name
         )
         body = render_game(played.game, played.players, played.tokens)
         return Response(body, status=201, headers={
@@ -321,10 +327,7 @@ class AssignmentResultsView(TeacherView):
         },
     )
     def get(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
-        self.classroom(request, pk)
-        assignment = service.assignment_for(
-            caller=request.auth, classroom_id=pk, assignment_id=assignment_id
-        )
+        assignment = service.assignment_of(classroom_id=pk, assignment_id=assignment_id)
         body = render_results(assignment, results.assignment_results(assignment=assignment))
         headers = {}
         if request.accepted_renderer.format == "csv":

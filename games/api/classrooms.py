@@ -1,7 +1,7 @@
 """Classrooms over HTTP: thin views over ``games.classrooms.services``.
 
 Opening and joining are public (limited per address); every other path is the teacher's:
-``X-API-Key`` must be the classroom's teacher key (see ``classroom_for_teacher``).
+``X-API-Key`` must be the classroom's teacher key (``TeacherOfClassroom``).
 """
 
 import contextlib
@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,8 +30,10 @@ from games.api.schema.enums import GAME_STATUSES
 from games.api.schema.responses import GameBody
 from games.api.schema.shapes import Bounds, Choice, DateTime, Url, Uuid, serializer_for
 from games.classrooms import services as service
+from games.classrooms.keys import Caller
 from games.classrooms.quotas import quota_of
 from games.http.auth import ApiKeyAuthentication
+from games.http.permissions import AnyKey, ProblemRefusals, TeacherOfClassroom
 from games.http.problems import problem
 from games.http.strict import (
     StrictCharField,
@@ -40,7 +43,6 @@ from games.http.strict import (
 )
 from games.http.throttles import ClassroomThrottle
 from games.models import Classroom, Game, Player, Student
-from games.play.errors import ServiceError
 from scoring import RULESETS
 
 MOST_PER_HOUR = 1_000_000
@@ -346,13 +348,17 @@ TEACHER_ERRORS = {
 TEACHER_EXAMPLES = [WRONG_KEY_EXAMPLE, FORBIDDEN_EXAMPLE]
 
 
-class TeacherView(APIView):
+class TeacherView(ProblemRefusals):
     """A path of one classroom's teacher."""
 
     authentication_classes = [ApiKeyAuthentication]
+    permission_classes: list[type[BasePermission]] = [TeacherOfClassroom]
 
-    def classroom(self, request: Request, pk: uuid.UUID) -> Classroom:
-        return service.classroom_for_teacher(caller=request.auth, classroom_id=pk)
+    @staticmethod
+    def classroom(request: Request) -> Classroom:
+        """The path's classroom: the caller's own, as the permissions saw."""
+        caller: Caller = request.auth
+        return caller.classroom
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -444,7 +450,7 @@ class ClassroomView(TeacherView):
         examples=[ROSTER_EXAMPLE, *TEACHER_EXAMPLES],
     )
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        return self._answer(self.classroom(request, pk))
+        return self._answer(self.classroom(request))
 
     @extend_schema(
         summary="Lower the classroom's quota, close or reopen joining (teacher)",
@@ -490,7 +496,7 @@ class ClassroomView(TeacherView):
         ],
     )
     def patch(self, request: Request, pk: uuid.UUID) -> Response:
-        classroom = self.classroom(request, pk)
+        classroom = self.classroom(request)
         given = ClassroomPatchIn(data=request.data)
         given.is_valid(raise_exception=True)
         classroom = service.classroom_change(classroom=classroom, **given.validated_data)
@@ -511,7 +517,7 @@ class JoinCodeView(TeacherView):
         ],
     )
     def post(self, request: Request, pk: uuid.UUID) -> Response:
-        classroom = self.classroom(request, pk)
+        classroom = self.classroom(request)
         EmptyIn(data=request.data).is_valid(raise_exception=True)
         classroom = service.classroom_new_code(classroom=classroom)
         body: JoinCodeBody = {"join_code": classroom.join_code}
@@ -573,7 +579,7 @@ class ClassroomGamesView(TeacherView):
         ],
     )
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        classroom = self.classroom(request, pk)
+        classroom = self.classroom(request)
         chosen = ClassroomGameFilter(
             request.query_params, queryset=service.classroom_games(classroom=classroom)
         )
@@ -624,7 +630,7 @@ class ClassroomLeaderboardView(TeacherView):
         ],
     )
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        classroom = self.classroom(request, pk)
+        classroom = self.classroom(request)
         query = LeaderboardQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         rows = service.classroom_leaderboard(classroom=classroom, **query.validated_data)
@@ -637,7 +643,7 @@ class StudentKeyView(TeacherView):
     rotate = False
 
     def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
-        classroom = self.classroom(request, pk)
+        classroom = self.classroom(request)
         if not isinstance(request.data, dict) or request.data:
             raise ValidationError({"body": ["the body must be empty or {}"]})
         if self.rotate:
@@ -697,8 +703,9 @@ class StudentRotateView(StudentKeyView):
         return super().post(request, pk, student_id)
 
 
-class KeyOwnerView(APIView):
+class KeyOwnerView(ProblemRefusals):
     authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [AnyKey]
 
     @extend_schema(
         summary="Who this key is",
@@ -711,9 +718,7 @@ class KeyOwnerView(APIView):
         }},
     )
     def get(self, request: Request) -> Response:
-        caller = request.auth
-        if caller is None:
-            raise ServiceError("not_authenticated", "send an API key in X-API-Key")
+        caller: Caller = request.auth
         body: KeyOwnerBody = {
             "role": caller.role,
             "classroom": render_ref(caller.classroom),

@@ -19,7 +19,6 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api import visibility
 from games.api.filters import GameFilter
 from games.api.render import render_analysis, render_event, render_game, render_hint
 from games.api.requests import (
@@ -47,13 +46,15 @@ from games.api.schema.responses import (
     TenThousandAnalysisOut,
     TenThousandHintOut,
 )
-from games.http.auth import SeatTokenAuthentication, request_student
+from games.http.auth import SeatTokenAuthentication, caller_of
+from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game, Player
 from games.play import services
 from games.play.advice import game_hint
 from games.play.analysis import game_analysis
 from games.play.clocks import Clock
+from games.play.privacy import PRIVACY_COLUMNS, columns_of, private_of
 from scoring.commands import Command
 from scoring.match import Seat
 
@@ -126,11 +127,12 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
         examples=[docs.GAME_EXAMPLE],
     ),
 )
-class GameViewSet(viewsets.GenericViewSet):
+class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
     lookup_value_regex = UUID_RE
     filterset_class = GameFilter
     serializer_class = GameOut
     authentication_classes: list = []
+    permission_classes = [MaySeeGame]
 
     def get_throttles(self) -> list:
         if self.action in ("create", "join"):
@@ -179,7 +181,8 @@ class GameViewSet(viewsets.GenericViewSet):
         given = GameCreateIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        student = request_student(request)
+        caller = caller_of(request)
+        student = caller.student if caller is not None else None
         created = services.game_create(
             ruleset_id=data["ruleset"],
             options=data["options"],
@@ -204,21 +207,21 @@ class GameViewSet(viewsets.GenericViewSet):
     def retrieve(self, request: Request, pk: str) -> Response:
         if "If-None-Match" in request.headers:
             # A client refreshing its copy: the version alone tells whether to send it.
-            found = Game.objects.filter(pk=pk).values("version", *visibility.COLUMNS).first()
+            found = Game.objects.filter(pk=pk).values("version", *PRIVACY_COLUMNS).first()
             if found is not None:
-                visibility.check(request, pk, found)
+                self.check_object_permissions(request, private_of(pk, found))
                 if _unchanged(request, found["version"]):
                     return not_modified(found["version"])
         game = self._visible(request, pk)
         return with_etag(render_game(game, list(game.players.all())))
 
     def _visible(self, request: Request, pk: str) -> Game:
-        """The game with its seats, if the caller may see it (``games.api.visibility``)."""
+        """The game with its seats, if the caller may see it (``MaySeeGame``)."""
         game = self.get_queryset().filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
         if game.due_at is not None:
-            visibility.check(request, pk, visibility.columns_of(game))
+            self.check_object_permissions(request, private_of(pk, columns_of(game)))
         return game
 
     @move_schema(
@@ -331,7 +334,7 @@ class GameViewSet(viewsets.GenericViewSet):
         game = Game.objects.filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
-        visibility.check(request, pk, visibility.columns_of(game))
+        self.check_object_permissions(request, private_of(pk, columns_of(game)))
         return Response(render_hint(game_hint(game)))
 
     @extend_schema(
@@ -351,7 +354,7 @@ class GameViewSet(viewsets.GenericViewSet):
         query = AnalysisQuery(data=_query(request))
         query.is_valid(raise_exception=True)
         analysis = game_analysis(
-            game_id=pk, viewer=visibility.viewer_of(request), **query.validated_data
+            game_id=pk, viewer=viewer_of(request), **query.validated_data
         )
         return Response(render_analysis(analysis))
 
@@ -380,10 +383,10 @@ class GameViewSet(viewsets.GenericViewSet):
     def events(self, request: Request, pk: str) -> Response:
         query = EventsQuery(data=_query(request))
         query.is_valid(raise_exception=True)
-        found = Game.objects.filter(pk=pk).values("last_seq", *visibility.COLUMNS).first()
+        found = Game.objects.filter(pk=pk).values("last_seq", *PRIVACY_COLUMNS).first()
         if found is None:
             raise NotFound("no game with this id")
-        visibility.check(request, pk, found)
+        self.check_object_permissions(request, private_of(pk, found))
         last_seq = found["last_seq"]
         if _unchanged(request, last_seq):
             return not_modified(last_seq)

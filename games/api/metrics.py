@@ -8,7 +8,6 @@ The counters are every process's of the instance (``games.observe.metrics``); th
 of the work due are read from the database now.
 """
 
-import hmac
 import os
 
 from django.conf import settings
@@ -23,6 +22,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from games.db.clock import db_now
 from games.http.api_keys import locked_out
 from games.http.limits import failure_record
+from games.http.permissions import Operator
 from games.http.problems import problem_response
 from games.models import Assignment, Delivery, Game
 from games.observe.metrics import WORK_KINDS
@@ -85,10 +85,11 @@ def metrics(request: HttpRequest) -> HttpResponse:
     given = request.META.get("HTTP_AUTHORIZATION")
     if given is not None and (refused := locked_out(request)) is not None:
         return refused
-    if not hmac.compare_digest((given or "").encode(), f"Bearer {token}".encode()):
+    operator = Operator()
+    if not operator.has_permission(request, None):
         if given is not None:
             failure_record(request)
-        refused = problem_response("not_authenticated", "send Authorization: Bearer <token>")
+        refused = problem_response(operator.code, operator.message)
         refused["WWW-Authenticate"] = "Bearer"
         return refused
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

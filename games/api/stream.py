@@ -39,14 +39,15 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from games.api import visibility
 from games.api.render import render_event
 from games.db.gamestore import game_log
 from games.db.notify import listener
+from games.http.permissions import require_may_see
 from games.http.problems import problem_response
 from games.models import Game
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceError
+from games.play.privacy import PRIVACY_COLUMNS, private_of
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring.match import GameStatus
 
@@ -260,10 +261,10 @@ async def _events(
 
 
 def _check_visible(request: HttpRequest, pk: uuid.UUID) -> None:
-    """A game of an assignment is private until its deadline (``games.api.visibility``)."""
-    found = Game.objects.filter(pk=pk).values(*visibility.COLUMNS).first()
+    """A game of an assignment is private until its deadline (``MaySeeGame``)."""
+    found = Game.objects.filter(pk=pk).values(*PRIVACY_COLUMNS).first()
     if found is not None:
-        visibility.check(request, pk, found)
+        require_may_see(request, private_of(pk, found))
 
 
 def _oneline(error: BaseException) -> str:

@@ -6,15 +6,17 @@ from typing import Annotated, TypedDict
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.api.render import iso_time
 from games.api.schema import docs
 from games.api.schema.shapes import Choice, DateTime, Url, Uuid, serializer_for
+from games.classrooms.keys import Caller
 from games.hooks import services
 from games.http.auth import ApiKeyAuthentication
+from games.http.permissions import KeyHolder, ProblemRefusals
 from games.http.strict import StrictSerializer
 from games.models import Delivery, Webhook
 
@@ -91,15 +93,22 @@ def render_delivery(delivery: Delivery) -> DeliveryBody:
     }
 
 
-class KeyView(APIView):
+# A path of the key's own webhooks (``KeyHolder``).
+class KeyView(ProblemRefusals):
     authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [KeyHolder]
 
     @staticmethod
-    def key_id(request: Request) -> int | None:
-        return request.auth.key_id if request.auth is not None else None
+    def key_id(request: Request) -> int:
+        caller: Caller = request.auth
+        return caller.key_id
 
 
 class WebhooksView(KeyView):
+    def get_permissions(self) -> list[BasePermission]:
+        # A registration's body is checked before its key (``post``).
+        return [] if self.request.method == "POST" else super().get_permissions()
+
     @extend_schema(
         summary="Register a webhook",
         description="Each event is POSTed to `url` as Standard Webhooks specify: `{type, "
@@ -120,6 +129,7 @@ class WebhooksView(KeyView):
     def post(self, request: Request) -> Response:
         given = WebhookIn(data=request.data)
         given.is_valid(raise_exception=True)
+        self.require(request, KeyHolder())
         webhook = services.webhook_register(key_id=self.key_id(request), **given.validated_data)
         body: WebhookCreatedBody = {**render_webhook(webhook), "secret": webhook.secret}
         return Response(body, status=201)
