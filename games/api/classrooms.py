@@ -8,7 +8,7 @@ import contextlib
 import uuid
 from typing import Annotated, Any, NotRequired, TypedDict
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -42,7 +42,8 @@ from games.http.strict import (
     StrictSerializer,
 )
 from games.http.throttles import ClassroomThrottle
-from games.models import Classroom, Game, Player, Student
+from games.models import Classroom, Game, Student
+from games.play.selectors import with_seats
 from scoring import RULESETS
 
 MOST_PER_HOUR = 1_000_000
@@ -585,8 +586,7 @@ class ClassroomGamesView(TeacherView):
         )
         if not chosen.is_valid():
             raise ValidationError(chosen.errors)
-        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        games = chosen.qs.select_related("student").prefetch_related(seats)
+        games = with_seats(chosen.qs.select_related("student"))
         pages = GamePagination()
         page = pages.paginate_queryset(games, request, view=self)
         return pages.get_paginated_response(

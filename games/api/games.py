@@ -4,7 +4,7 @@ parse the request, call one service, render the answer."""
 import re
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.db.models.functions import Now
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -49,12 +49,13 @@ from games.api.schema.responses import (
 from games.http.auth import SeatTokenAuthentication, caller_of
 from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
-from games.models import Event, Game, Player
+from games.models import Event, Game
 from games.play import services
 from games.play.advice import game_hint
 from games.play.analysis import game_analysis
 from games.play.clocks import Clock
 from games.play.privacy import PRIVACY_COLUMNS, columns_of, private_of
+from games.play.selectors import with_seats
 from scoring.commands import Command
 from scoring.match import Seat
 
@@ -144,12 +145,7 @@ class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
         return []
 
     def get_queryset(self):  # noqa: ANN201
-        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        return (
-            Game.objects.select_related("student")
-            .prefetch_related(seats)
-            .order_by("-created_at", "id")
-        )
+        return with_seats(Game.objects.select_related("student").order_by("-created_at", "id"))
 
     @extend_schema(
         summary="Create a game",
