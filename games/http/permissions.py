@@ -8,6 +8,10 @@ them), and ``ProblemRefusals`` answers it as every other refusal is answered, th
 ``games.http.problems``: 401 for no key, 404 for a classroom or game that does not exist
 (or that the caller may not know of), 403 for a key that may not act here.
 
+A move's seat is not among them: the seat that moves is the one its token names among the
+seats read under the game's lock, with the move (``games.play.services.game_play``), so a
+seat that leaves or a game that ends meanwhile is seen, at no extra query.
+
 A refused request reaches no service and changes nothing. A method the path does not
 serve is left to its 405, and ``OPTIONS`` is let through: it describes the path, not the
 classroom behind it.
@@ -37,9 +41,10 @@ class Refusing(BasePermission):
     code = "forbidden"
     message = "this request is not allowed"
 
-    def refuse(self, code: str, message: str) -> bool:
-        self.code = code
-        self.message = message
+    def refuse(self, refusal: ServiceError) -> bool:
+        """False, keeping the refusal's code and detail for DRF to hand to the view."""
+        self.code = refusal.code
+        self.message = refusal.detail
         return False
 
     @staticmethod
@@ -53,7 +58,6 @@ class Refusing(BasePermission):
 # permission's code (DRF's own would be its generic 401 or 403). A comment, not a docstring:
 # the schema would show a base view's docstring as every path's description.
 class ProblemRefusals(APIView):
-
     def permission_denied(
         self, request: Request, message: str | None = None, code: str | None = None
     ) -> NoReturn:
@@ -76,13 +80,13 @@ class ClassroomMember(Refusing):
             return True
         caller = caller_of(request)
         if caller is None:
-            return self.refuse("not_authenticated", self.no_key)
+            return self.refuse(ServiceError("not_authenticated", self.no_key))
         classroom_id: uuid.UUID = view.kwargs["pk"]
         if caller.classroom.id != classroom_id:
             # Whether the classroom exists is told only to a key of some classroom.
             if not Classroom.objects.filter(pk=classroom_id).exists():
-                return self.refuse("not_found", "no classroom with this id")
-            return self.refuse("forbidden", self.other_key)
+                return self.refuse(ServiceError("not_found", "no classroom with this id"))
+            return self.refuse(ServiceError("forbidden", self.other_key))
         return self.has_role(caller)
 
     def has_role(self, caller: Caller) -> bool:
@@ -97,7 +101,9 @@ class TeacherOfClassroom(ClassroomMember):
 
     def has_role(self, caller: Caller) -> bool:
         if not caller.is_teacher:
-            return self.refuse("forbidden", "only the classroom's teacher key may do this")
+            return self.refuse(
+                ServiceError("forbidden", "only the classroom's teacher key may do this")
+            )
         return True
 
 
@@ -106,7 +112,9 @@ class StudentOfClassroom(ClassroomMember):
 
     def has_role(self, caller: Caller) -> bool:
         if caller.student is None:
-            return self.refuse("forbidden", "only a student of the classroom starts its games")
+            return self.refuse(
+                ServiceError("forbidden", "only a student of the classroom starts its games")
+            )
         return True
 
 
@@ -118,10 +126,12 @@ class KeyHolder(Refusing):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not self.applies(request, view) or caller_of(request) is not None:
             return True
-        return self.refuse("not_authenticated", self.no_key)
+        return self.refuse(ServiceError("not_authenticated", self.no_key))
 
 
 class AnyKey(KeyHolder):
+    """Any valid ``X-API-Key``: what asks who the key is."""
+
     no_key = "send an API key in X-API-Key"
 
 
@@ -148,7 +158,7 @@ class MaySeeGame(Refusing):
         game: Private = obj
         if may_see(game, viewer_of(request)):
             return True
-        return self.refuse("not_found", "no game with this id")
+        return self.refuse(ServiceError("not_found", "no game with this id"))
 
 
 def require_may_see(request: HttpRequest, game: Private) -> None:
@@ -167,4 +177,4 @@ class Operator(Refusing):
         given = request.META.get("HTTP_AUTHORIZATION") or ""
         if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
             return True
-        return self.refuse("not_authenticated", "send Authorization: Bearer <token>")
+        return self.refuse(ServiceError("not_authenticated", "send Authorization: Bearer <token>"))

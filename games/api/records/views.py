@@ -9,10 +9,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.render import render_record, render_verdict
-from games.api.requests import RecordQuery
+from games.api.records.bodies import RecordOut, VerdictOut, render_record, render_verdict
+from games.api.records.requests import RecordQuery
 from games.api.schema import docs
-from games.api.schema.responses import RecordOut, VerdictOut
 from games.http.permissions import MaySeeGame, ProblemRefusals
 from games.http.throttles import RecordThrottle, VerifyThrottle
 from games.play.privacy import columns_of, private_of

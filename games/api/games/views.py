@@ -2,9 +2,10 @@
 parse the request, call one service, render the answer."""
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Now
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -19,9 +20,17 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.filters import GameFilter
-from games.api.render import render_analysis, render_event, render_game, render_hint
-from games.api.requests import (
+from games.api.games.advice_bodies import (
+    AnalysisOut,
+    HintOut,
+    TenThousandAnalysisOut,
+    TenThousandHintOut,
+    render_analysis,
+    render_hint,
+)
+from games.api.games.bodies import EventOut, GameOut, render_event, render_game
+from games.api.games.filters import GameFilter
+from games.api.games.requests import (
     AnalysisQuery,
     BankIn,
     CommandIn,
@@ -38,14 +47,6 @@ from games.api.requests import (
     StartIn,
 )
 from games.api.schema import docs
-from games.api.schema.responses import (
-    AnalysisOut,
-    EventOut,
-    GameOut,
-    HintOut,
-    TenThousandAnalysisOut,
-    TenThousandHintOut,
-)
 from games.http.auth import SeatTokenAuthentication, caller_of
 from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
@@ -60,8 +61,8 @@ from scoring.commands import Command
 from scoring.match import Seat
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+F = TypeVar("F", bound=Callable[..., Any])
 ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
-
 IF_MATCH = OpenApiParameter(
     "If-Match",
     str,
@@ -69,6 +70,8 @@ IF_MATCH = OpenApiParameter(
     required=False,
     description='`"<version>"`: refuse the move with 412 if the game has changed since.',
 )
+
+
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     {"type": "string", "minLength": 1, "maxLength": 255},
@@ -77,6 +80,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Any unique string (at most 255 characters): a retry with the same key and "
     "request returns the first answer without moving again.",
 )
+
+
 CHANGES = {"roll", "hold", "score", "scratch", "bank", "pass_turn", "leave", "start", "join"}
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
@@ -85,6 +90,8 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description='`"<etag>"` of the copy you have: answers 304 with no body if it is current.',
 )
+
+
 NOT_MODIFIED = OpenApiResponse(description="Your copy is current (no body).")
 ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The game\'s version, as `"12"`.'}}
 
@@ -93,7 +100,9 @@ def with_etag(body: dict[str, Any], status: int = 200, **headers: str) -> Respon
     return Response(body, status=status, headers={"ETag": f'"{body["version"]}"', **headers})
 
 
-def move_schema(summary: str, request: Any, description: str, examples: list[OpenApiExample]):  # noqa: ANN201
+def move_schema(
+    summary: str, request: Any, description: str, examples: list[OpenApiExample]
+) -> Callable[[F], F]:
     return extend_schema(
         summary=summary,
         description=description,
@@ -144,7 +153,7 @@ class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
             return [MoveThrottle()]
         return []
 
-    def get_queryset(self):  # noqa: ANN201
+    def get_queryset(self) -> QuerySet[Game]:
         return with_seats(Game.objects.select_related("student").order_by("-created_at", "id"))
 
     @extend_schema(
