@@ -61,6 +61,14 @@ def caller_of(request: Request | HttpRequest) -> Caller | None:
     return getattr(request, "caller", None)
 
 
+def permitted_caller(request: Request) -> Caller:
+    """The caller, on a path whose permissions let only a key through."""
+    caller = caller_of(request)
+    if caller is None:  # a view that lacks its permission: a bug, not a refusal
+        raise LookupError("this path's permissions do not require an API key")
+    return caller
+
+
 class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = ApiKeyAuthentication
     name = "apiKey"

@@ -64,7 +64,8 @@ class ProblemRefusals(APIView):
         raise ServiceError(code or Refusing.code, str(message or Refusing.message))
 
     def require(self, request: Request, permission: Refusing) -> None:
-        """Checks ``permission`` now: for a view that reads its body before the caller."""
+        """Checks ``permission`` now, in the handler: for a view that checks something else
+        first (a body, a rate limit), as it did before its roles were permissions."""
         if not permission.has_permission(request, self):
             self.permission_denied(request, permission.message, permission.code)
 

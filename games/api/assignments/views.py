@@ -27,10 +27,15 @@ from games.api.schema import docs
 from games.classrooms import assignments as service
 from games.classrooms import results
 from games.classrooms.assignments import Progress
-from games.http.auth import ApiKeyAuthentication
-from games.http.permissions import ClassroomMember, ProblemRefusals, StudentOfClassroom
+from games.http.auth import ApiKeyAuthentication, caller_of, permitted_caller
+from games.http.permissions import (
+    ClassroomMember,
+    ProblemRefusals,
+    StudentOfClassroom,
+    TeacherOfClassroom,
+)
 from games.http.throttles import CreateThrottle
-from games.models import Assignment, Student
+from games.models import Assignment
 
 ASSIGNMENT_ID = "2c9d1e7f-4a3b-4c5d-8e6f-7a8b9c0d1e2f"
 SET_EXAMPLE = OpenApiExample(
@@ -57,9 +62,7 @@ MEMBER_ERRORS = {
 class AssignmentsView(TeacherView):
     def get_permissions(self) -> list[BasePermission]:
         # Setting one is the teacher's; the list is the whole classroom's.
-        if self.request.method in SAFE_METHODS:
-            return [ClassroomMember()]
-        return super().get_permissions()
+        return [ClassroomMember() if self.request.method in SAFE_METHODS else TeacherOfClassroom()]
 
     @extend_schema(
         summary="Set an assignment",
@@ -116,7 +119,6 @@ class AssignmentView(ProblemRefusals):
 
 class AssignmentGamesView(ProblemRefusals):
     authentication_classes = [ApiKeyAuthentication]
-    permission_classes = [StudentOfClassroom]
     throttle_classes = [CreateThrottle]
 
     @extend_schema(
@@ -135,7 +137,10 @@ class AssignmentGamesView(ProblemRefusals):
         },
     )
     def post(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
-        student: Student = request.auth.student
+        # The role after the create limit: every attempt at a game counts against it.
+        self.require(request, StudentOfClassroom())
+        student = permitted_caller(request).student
+        assert student is not None  # StudentOfClassroom
         played = service.assignment_game_start(
             classroom_id=pk, assignment_id=assignment_id, student_id=student.id, name=student.name
         )
@@ -178,7 +183,7 @@ class AssignmentResultsView(TeacherView):
 
 def _progress(request: Request, assignments: list[Assignment]) -> dict[uuid.UUID, Progress]:
     """A student's own progress in each assignment; nothing for the teacher."""
-    caller = request.auth
+    caller = caller_of(request)
     if caller is None or caller.student is None:
         return {}
     return service.progress_of(student_id=caller.student.id, assignments=assignments)

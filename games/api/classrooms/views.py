@@ -53,8 +53,7 @@ from games.api.games.filters import GamePagination
 from games.api.leaderboard.requests import LeaderboardQuery
 from games.api.schema import docs
 from games.classrooms import services as service
-from games.classrooms.keys import Caller
-from games.http.auth import ApiKeyAuthentication
+from games.http.auth import ApiKeyAuthentication, permitted_caller
 from games.http.permissions import AnyKey, ProblemRefusals, TeacherOfClassroom
 from games.http.problems import problem
 from games.http.throttles import ClassroomThrottle
@@ -71,8 +70,7 @@ class TeacherView(ProblemRefusals):
     @staticmethod
     def classroom(request: Request) -> Classroom:
         """The path's classroom: the caller's own, as the permissions saw."""
-        caller: Caller = request.auth
-        return caller.classroom
+        return permitted_caller(request).classroom
 
 
 class ClassroomCreateView(APIView):
@@ -395,7 +393,7 @@ class KeyOwnerView(ProblemRefusals):
         }},
     )
     def get(self, request: Request) -> Response:
-        caller: Caller = request.auth
+        caller = permitted_caller(request)
         body: KeyOwnerBody = {
             "role": caller.role,
             "classroom": render_ref(caller.classroom),

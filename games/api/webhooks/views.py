@@ -19,9 +19,8 @@ from games.api.webhooks.bodies import (
     render_webhook,
 )
 from games.api.webhooks.requests import EVENT_NOTES, WebhookIn
-from games.classrooms.keys import Caller
 from games.hooks import services
-from games.http.auth import ApiKeyAuthentication
+from games.http.auth import ApiKeyAuthentication, permitted_caller
 from games.http.permissions import KeyHolder, ProblemRefusals
 
 KEY_ERRORS = {
@@ -41,14 +40,13 @@ class KeyView(ProblemRefusals):
 
     @staticmethod
     def key_id(request: Request) -> int:
-        caller: Caller = request.auth
-        return caller.key_id
+        return permitted_caller(request).key_id
 
 
 class WebhooksView(KeyView):
     def get_permissions(self) -> list[BasePermission]:
         # A registration's body is checked before its key (``post``).
-        return [] if self.request.method == "POST" else super().get_permissions()
+        return [] if self.request.method == "POST" else [KeyHolder()]
 
     @extend_schema(
         summary="Register a webhook",
