@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import Player
+from games.models import Game, Player
 from games.play.errors import ServiceError
 from games.play.tokens import seat_for_token
 
@@ -45,12 +45,13 @@ PRIVACY_COLUMNS = ("due_at", "student_id", "classroom_id")
 
 
 def private_of(game_id: Any, columns: Mapping[str, Any]) -> Private:
-    """What decides, from a game's row read as ``PRIVACY_COLUMNS`` (or the game itself)."""
+    """What decides, from a game's row read in part (``PRIVACY_COLUMNS``)."""
     return Private(game_id, columns["due_at"], columns["student_id"], columns["classroom_id"])
 
 
-def columns_of(game: Any) -> dict[str, Any]:
-    return {name: getattr(game, name) for name in PRIVACY_COLUMNS}
+def private_game(game: Game) -> Private:
+    """What decides, from a game read whole."""
+    return Private(game.pk, game.due_at, game.student_id, game.classroom_id)
 
 
 def may_see(game: Private, viewer: Viewer) -> bool:

@@ -55,7 +55,7 @@ from games.play import services
 from games.play.advice import game_hint
 from games.play.analysis import game_analysis
 from games.play.clocks import Clock
-from games.play.privacy import PRIVACY_COLUMNS, columns_of, private_of
+from games.play.privacy import PRIVACY_COLUMNS, private_game, private_of
 from games.play.selectors import with_seats
 from scoring.commands import Command
 from scoring.match import Seat
@@ -226,7 +226,7 @@ class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
         if game is None:
             raise NotFound("no game with this id")
         if game.due_at is not None:
-            self.check_object_permissions(request, private_of(pk, columns_of(game)))
+            self.check_object_permissions(request, private_game(game))
         return game
 
     @move_schema(
@@ -339,7 +339,7 @@ class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
         game = Game.objects.filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
-        self.check_object_permissions(request, private_of(pk, columns_of(game)))
+        self.check_object_permissions(request, private_game(game))
         return Response(render_hint(game_hint(game)))
 
     @extend_schema(

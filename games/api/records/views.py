@@ -14,7 +14,7 @@ from games.api.records.requests import RecordQuery
 from games.api.schema import docs
 from games.http.permissions import MaySeeGame, ProblemRefusals
 from games.http.throttles import RecordThrottle, VerifyThrottle
-from games.play.privacy import columns_of, private_of
+from games.play.privacy import private_game
 from games.play.records import game_record, record_verify
 from scoring.record_format import shape as record_shape
 
@@ -41,7 +41,7 @@ class GameRecordView(ProblemRefusals):
         query = RecordQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         record = game_record(game_id=pk)
-        self.check_object_permissions(request, private_of(pk, columns_of(record.game)))
+        self.check_object_permissions(request, private_game(record.game))
         body = render_record(record)
         headers = {}
         if query.validated_data["download"] == "1":
