@@ -277,7 +277,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "games.http.problems.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "games.api.filters.GamePagination",
+    "DEFAULT_PAGINATION_CLASS": "games.api.games.filters.GamePagination",
     "PAGE_SIZE": 20,
 }
 
@@ -316,7 +316,7 @@ SPECTACULAR_SETTINGS = {
         "AssignmentStatusEnum": "games.api.schema.enums.ASSIGNMENT_STATUSES",
         "StatusEnum": "games.api.schema.enums.GAME_STATUSES",
         "WebhookEventEnum": "games.hooks.services.EVENTS",
-        "DeliveryStatusEnum": "games.api.webhooks.DELIVERY_STATUSES",
+        "DeliveryStatusEnum": "games.api.webhooks.bodies.DELIVERY_STATUSES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

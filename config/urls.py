@@ -3,9 +3,9 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
 
-from games.api.client_pages import play, redoc_bundle, teach
-from games.api.games import UUID_RE
-from games.api.metrics import metrics
+from games.api.games.views import UUID_RE
+from games.api.operations.metrics import metrics
+from games.api.operations.pages import play, redoc_bundle, teach
 from games.api.schema.pages import RedocView, SchemaView, SwaggerView
 from games.http.problems import not_found
 

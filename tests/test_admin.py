@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.admin.games import engine_view
-from games.api.render import render_game
+from games.api.games.bodies import render_game
 from games.models import Event, Game, Player, ScoreEntry
 from games.play.analysis import game_analysis
 from games.play.services import Played, game_create, game_play

@@ -121,7 +121,7 @@ def test_a_rule_refusal_with_an_undeclared_code_is_answered_as_a_server_error(
     def refuse(ruleset: object) -> None:
         raise RuleError("made_up", "a code nobody declared")
 
-    monkeypatch.setattr("games.api.rulesets.render_ruleset", refuse)
+    monkeypatch.setattr("games.api.rulesets.views.render_ruleset", refuse)
     response = Client(raise_request_exception=False).get("/api/v1/rulesets/yahtzee/")
     assert response.status_code == 500
     assert response.json()["code"] == "server_error"

@@ -18,8 +18,8 @@ import pytest
 from django.db import OperationalError
 from django.test import RequestFactory
 
-from games.api import stream
-from games.api.stream import (
+from games.api.games import stream
+from games.api.games.stream import (
     KEEP_ALIVE,
     POLL_SECONDS,
     RETRY,

@@ -5,13 +5,14 @@ that they are the dice of games still to be played.
 """
 
 from django.contrib import admin
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
 from games.admin.classrooms import StudentGameInline
 from games.admin.games import json_code
-from games.models import Assignment, Game, Player
+from games.models import Assignment, Game
+from games.play.selectors import with_seats
 from scoring.verifiable import commitment
 
 
@@ -21,11 +22,9 @@ class AssignmentGameInline(StudentGameInline):
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        return (
+        return with_seats(
             Game.objects.filter(assignment__isnull=False)
             .select_related("student")
-            .prefetch_related(seats)
             .order_by("student__name_key", "assignment_game")
         )
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
@@ -19,7 +19,8 @@ from django.utils.html import format_html
 
 from games.classrooms.quotas import FIELDS as QUOTA_FIELDS
 from games.classrooms.quotas import quota_defaults
-from games.models import ApiKey, Classroom, Game, Player, Student
+from games.models import ApiKey, Classroom, Game, Student
+from games.play.selectors import with_seats
 
 
 def key_label(key: ApiKey) -> str:
@@ -57,8 +58,7 @@ class StudentGameInline(ReadOnlyInline):
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        return super().get_queryset(request).prefetch_related(seats)
+        return with_seats(super().get_queryset(request))
 
     @admin.display(description="game")
     def game_link(self, game: Game) -> str:

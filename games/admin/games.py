@@ -19,7 +19,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
@@ -30,6 +30,7 @@ from games.play import services
 from games.play.analysis import analysable, analysis_of
 from games.play.dice import dice_shown
 from games.play.errors import ServiceError
+from games.play.selectors import with_seats
 from scoring import RuleError, View, get_ruleset
 from scoring.match import GameStatus
 from scoring.strategy import StaleTable
@@ -428,8 +429,7 @@ class GameAdmin(admin.ModelAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        return super().get_queryset(request).prefetch_related(seats)
+        return with_seats(super().get_queryset(request))
 
     # -- permissions ---------------------------------------------------------------------
 

@@ -3,12 +3,15 @@ import uuid
 from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
-from games.api import assignments, classrooms, records, webhooks
-from games.api.games import UUID_RE, GameViewSet
-from games.api.health import HealthView
-from games.api.leaderboard import LeaderboardView
-from games.api.rulesets import RulesetViewSet
-from games.api.stream import game_stream
+from games.api.assignments import views as assignments
+from games.api.classrooms import views as classrooms
+from games.api.games.stream import game_stream
+from games.api.games.views import UUID_RE, GameViewSet
+from games.api.leaderboard.views import LeaderboardView
+from games.api.operations.health import HealthView
+from games.api.records import views as records
+from games.api.rulesets.views import RulesetViewSet
+from games.api.webhooks import views as webhooks
 
 
 class GameId:
@@ -36,7 +39,7 @@ urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),
     *router.urls,
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
-    # Classrooms and their keys (games.api.classrooms).
+    # Classrooms and their keys (games.api.classrooms.views).
     path("classrooms/", classrooms.ClassroomCreateView.as_view(), name="classroom-list"),
     path("me/", classrooms.KeyOwnerView.as_view(), name="key-owner"),
     path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),

@@ -17,7 +17,6 @@ from typing import Any
 from django.db import transaction
 from django.db.models.functions import Now
 
-from games.classrooms.keys import Caller
 from games.db.clock import db_now
 from games.hooks import services as hooks
 from games.models import Assignment, AssignmentStatus, Classroom, Game
@@ -63,20 +62,16 @@ def assignment_create(
     )
 
 
-def assignment_for(*, caller: Caller | None, classroom_id: uuid.UUID, assignment_id: uuid.UUID
-                   ) -> Assignment:
-    """The assignment, for its classroom's teacher or one of its students: else 401, 403 or
-    404."""
-    _member(caller, classroom_id)
+def assignment_of(*, classroom_id: uuid.UUID, assignment_id: uuid.UUID) -> Assignment:
+    """The classroom's assignment: ``not_found`` if the classroom has none with this id."""
     assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=classroom_id).first()
     if assignment is None:
         raise ServiceError("not_found", "no assignment with this id in this classroom")
     return assignment
 
 
-def assignments_of(*, caller: Caller | None, classroom_id: uuid.UUID) -> list[Assignment]:
-    """The classroom's assignments, newest first, for its teacher or one of its students."""
-    _member(caller, classroom_id)
+def assignments_of(*, classroom_id: uuid.UUID) -> list[Assignment]:
+    """The classroom's assignments, newest first."""
     return list(Assignment.objects.filter(classroom_id=classroom_id).order_by("-created_at"))
 
 
@@ -101,13 +96,11 @@ def progress_of(
 
 
 def assignment_game_start(
-    *, caller: Caller | None, classroom_id: uuid.UUID, assignment_id: uuid.UUID
+    *, classroom_id: uuid.UUID, assignment_id: uuid.UUID, student_id: uuid.UUID, name: str
 ) -> play.Played:
-    """The calling student's next game of the assignment: game k uses the k-th secret."""
-    _member(caller, classroom_id)
-    assert caller is not None
-    if caller.student is None:
-        raise ServiceError("forbidden", "only a student of the classroom starts its games")
+    """The student's next game of the assignment (their seat named ``name``): game k uses
+    the k-th secret. Refused while the assignment is not open, and once all its games are
+    started."""
     with transaction.atomic():
         # The assignment's row is locked: its closing waits for this game, or this waits
         # for the closing and then finds the assignment closed.
@@ -126,7 +119,7 @@ def assignment_game_start(
                 f"the assignment is {status}: it {when} at "
                 f"{(assignment.opens_at if when == 'opens' else assignment.due_at).isoformat()}",
             )
-        started = Game.objects.filter(assignment=assignment, student=caller.student).count()
+        started = Game.objects.filter(assignment=assignment, student_id=student_id).count()
         if started >= assignment.games:
             raise ServiceError(
                 "assignment_complete", f"all {assignment.games} games of it are started"
@@ -135,8 +128,8 @@ def assignment_game_start(
         return play.game_create(
             ruleset_id=assignment.ruleset,
             options=assignment.options,
-            players=[Seat(caller.student.name)],
-            student_id=caller.student.id,
+            players=[Seat(name)],
+            student_id=student_id,
             classroom_id=classroom_id,
             assigned=play.Assigned(
                 assignment_id=assignment.id,
@@ -183,13 +176,3 @@ def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
         assignment.save(update_fields=["closed_at"])
         hooks.assignment_closed(classroom_id=assignment.classroom_id, assignment_id=assignment.id)
     return assignment
-
-
-def _member(caller: Caller | None, classroom_id: uuid.UUID) -> None:
-    """The caller holds a key of this classroom (the teacher's or a student's)."""
-    if caller is None:
-        raise ServiceError("not_authenticated", "this path needs an X-API-Key of the classroom")
-    if caller.classroom.id != classroom_id:
-        if not Classroom.objects.filter(pk=classroom_id).exists():
-            raise ServiceError("not_found", "no classroom with this id")
-        raise ServiceError("forbidden", "this key is not one of this classroom's")

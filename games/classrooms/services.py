@@ -2,7 +2,9 @@
 or rotate a student's key.
 
 Services take keyword arguments and raise ``ServiceError`` with the contract's codes; the
-selectors below answer the teacher's reads, each in a fixed number of queries.
+selectors below answer the teacher's reads, each in a fixed number of queries. Who may call
+them is the views' permissions' concern (``games.http.permissions``): a service given a
+classroom acts on it.
 
 A student's games are those created with the student's key. In such a game the student
 plays the first seat that is a person (the others may be computer players or friends at
@@ -19,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
-from games.classrooms.keys import Caller, key_issue, keys_revoke
+from games.classrooms.keys import key_issue, keys_revoke
 from games.classrooms.quotas import quota_check_teacher
 from games.models import Classroom, Game, Player, Student
 from games.play.errors import ServiceError
@@ -85,21 +87,6 @@ def classroom_join(*, join_code: str, name: str) -> Joined:
             "name_taken", f"the name {name!r} is taken in this classroom: choose another"
         ) from None
     return Joined(classroom=classroom, student=student, api_key=key)
-
-
-def classroom_for_teacher(*, caller: Caller | None, classroom_id: uuid.UUID) -> Classroom:
-    """The classroom, if the caller holds its teacher key: else 401, 403 or 404."""
-    if caller is None:
-        raise ServiceError(
-            "not_authenticated", "this path needs the classroom's teacher key in X-API-Key"
-        )
-    if caller.classroom.id != classroom_id:
-        if not Classroom.objects.filter(pk=classroom_id).exists():
-            raise ServiceError("not_found", "no classroom with this id")
-        raise ServiceError("forbidden", "this key is not the teacher key of this classroom")
-    if not caller.is_teacher:
-        raise ServiceError("forbidden", "only the classroom's teacher key may do this")
-    return caller.classroom
 
 
 def classroom_change(

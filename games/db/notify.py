@@ -8,7 +8,7 @@ wakes every stream of that process that follows the game named: a thousand open 
 one connection, not a thousand. When that connection is lost (the database restarts, say)
 the listener reconnects with growing pauses and then wakes every stream, which reads its
 game's log again: nothing is missed. Other databases have no such channel: their streams
-poll (see ``games.api.stream``).
+poll (see ``games.api.games.stream``).
 """
 
 import asyncio

@@ -31,7 +31,7 @@ MOST_PER_KEY = 20
 Position = tuple[str, int | None, int | None]
 
 
-def webhook_register(*, key_id: int | None, url: str, events: Sequence[str]) -> Webhook:
+def webhook_register(*, key_id: int, url: str, events: Sequence[str]) -> Webhook:
     """A webhook of the caller's key; its secret signs every delivery (shown only now). A
     key holds at most ``MOST_PER_KEY``."""
     key = _key_of(key_id)
@@ -56,22 +56,22 @@ def webhook_register(*, key_id: int | None, url: str, events: Sequence[str]) -> 
                                       secret=secret)
 
 
-def webhooks_of(*, key_id: int | None) -> list[Webhook]:
+def webhooks_of(*, key_id: int) -> list[Webhook]:
     return list(Webhook.objects.filter(api_key=_key_of(key_id)).order_by("-created_at"))
 
 
-def webhook_of(*, key_id: int | None, webhook_id: uuid.UUID) -> Webhook:
+def webhook_of(*, key_id: int, webhook_id: uuid.UUID) -> Webhook:
     webhook = Webhook.objects.filter(api_key=_key_of(key_id), pk=webhook_id).first()
     if webhook is None:
         raise RuleError("not_found", "no webhook of this key has this id")
     return webhook
 
 
-def webhook_delete(*, key_id: int | None, webhook_id: uuid.UUID) -> None:
+def webhook_delete(*, key_id: int, webhook_id: uuid.UUID) -> None:
     webhook_of(key_id=key_id, webhook_id=webhook_id).delete()
 
 
-def deliveries_of(*, key_id: int | None, webhook_id: uuid.UUID) -> list[Delivery]:
+def deliveries_of(*, key_id: int, webhook_id: uuid.UUID) -> list[Delivery]:
     webhook = webhook_of(key_id=key_id, webhook_id=webhook_id)
     return list(webhook.deliveries.order_by("-created_at")[:LATEST])
 
@@ -143,9 +143,8 @@ def _emit(hooks: Any, found: list[tuple[str, dict[str, Any]]]) -> None:
             )
 
 
-def _key_of(key_id: int | None) -> ApiKey:
-    if key_id is None:
-        raise RuleError("not_authenticated", "webhooks belong to an API key: send X-API-Key")
+def _key_of(key_id: int) -> ApiKey:
+    """The caller's key (the view's permission saw that the request carries one)."""
     return ApiKey.objects.get(pk=key_id)
 
 

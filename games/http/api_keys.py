@@ -9,7 +9,7 @@ For every path under ``/api/``:
   ``games.classrooms.keys.Caller``), a wrong or revoked one is refused with 401
   ``invalid_api_key``, whatever the path;
 - each wrong key, wrong seat token and wrong join code counts as a failure of the address
-  (so does a wrong ``/metrics`` token: ``games.api.metrics``).
+  (so does a wrong ``/metrics`` token: ``games.api.operations.metrics``).
 
 A middleware rather than a DRF authentication class: the moves keep their seat-token
 authentication, and a key must be refused the same way on every path.

@@ -1,12 +1,12 @@
 """Moves carry the moving seat's token as ``Authorization: Bearer <token>``."""
 
+from django.http import HttpRequest
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from games.classrooms.keys import Caller
-from games.models import Student
 
 
 class SeatTokenAuthentication(BaseAuthentication):
@@ -48,17 +48,25 @@ class ApiKeyAuthentication(BaseAuthentication):
     caller it named becomes ``request.auth`` (absent: anonymous)."""
 
     def authenticate(self, request: Request) -> tuple[None, Caller] | None:
-        caller = getattr(request._request, "caller", None)
+        caller = caller_of(request)
         return (None, caller) if caller is not None else None
 
     def authenticate_header(self, request: Request) -> str:
         return 'ApiKey header="X-API-Key"'
 
 
-def request_student(request: Request) -> Student | None:
-    """The student whose key the request carries, if any: their new games are theirs."""
-    caller = getattr(request._request, "caller", None)
-    return caller.student if caller is not None else None
+def caller_of(request: Request | HttpRequest) -> Caller | None:
+    """Who the request's ``X-API-Key`` names (``games.http.api_keys`` checked it), if any:
+    also on a path with no authentication of its own, where a key is optional."""
+    return getattr(request, "caller", None)
+
+
+def permitted_caller(request: Request) -> Caller:
+    """The caller, on a path whose permissions let only a key through."""
+    caller = caller_of(request)
+    if caller is None:  # a view that lacks its permission: a bug, not a refusal
+        raise LookupError("this path's permissions do not require an API key")
+    return caller
 
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):

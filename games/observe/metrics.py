@@ -4,7 +4,7 @@ Every process of an instance counts its own work: the server's workers and the t
 workers. Where ``PROMETHEUS_MULTIPROC_DIR`` names a folder (``make run`` and compose set it,
 and empty it when the instance starts), each process keeps its figures there and ``/metrics``
 adds them up; without it, a process shows only its own. Queue figures are read from the
-database when ``/metrics`` is read (``games.api.metrics``).
+database when ``/metrics`` is read (``games.api.operations.metrics``).
 """
 
 from prometheus_client import Counter, Gauge, Histogram, values

@@ -19,7 +19,7 @@ from django.conf import settings
 
 from games.models import Event, Game, Player
 from games.play.errors import ServiceError
-from games.play.privacy import Private, Viewer, require_visible
+from games.play.privacy import Viewer, private_game, require_visible
 from games.play.strategy import strategy_load, ten_thousand_tables
 from scoring import get_ruleset
 from scoring.match import GameStatus
@@ -71,9 +71,7 @@ def game_analysis(
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no game with this id")
-    require_visible(
-        Private(game.pk, game.due_at, game.student_id, game.classroom_id), viewer or Viewer()
-    )
+    require_visible(private_game(game), viewer or Viewer())
     if not analysable(game.ruleset):
         known = ", ".join([*SUPPORTED, TEN_THOUSAND])
         raise ServiceError(

@@ -5,12 +5,13 @@ reads a classmate's dice (the same for every student) before playing their own."
 
 import datetime as dt
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
 
-from games.models import Player
+from games.models import Game, Player
 from games.play.errors import ServiceError
 from games.play.tokens import seat_for_token
 
@@ -39,19 +40,39 @@ def is_private(due_at: dt.datetime | None) -> bool:
     return due_at is not None and timezone.now() < due_at
 
 
-def require_visible(game: Private, viewer: Viewer) -> None:
-    """``not_found`` unless ``viewer`` may see the game. A public game costs nothing; a
-    private one, a query only when a seat token must be checked."""
+# The columns of a game's row that decide, for the paths that read a row in part.
+PRIVACY_COLUMNS = ("due_at", "student_id", "classroom_id")
+
+
+def private_of(game_id: Any, columns: Mapping[str, Any]) -> Private:
+    """What decides, from a game's row read in part (``PRIVACY_COLUMNS``)."""
+    return Private(game_id, columns["due_at"], columns["student_id"], columns["classroom_id"])
+
+
+def private_game(game: Game) -> Private:
+    """What decides, from a game read whole."""
+    return Private(game.pk, game.due_at, game.student_id, game.classroom_id)
+
+
+def may_see(game: Private, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may see the game. A public game costs nothing; a private one, a
+    query only when a seat token must be checked."""
     if not is_private(game.due_at):
-        return
+        return True
     if viewer.student_id is not None and viewer.student_id == game.student_id:
-        return
+        return True
     if viewer.teacher_of is not None and viewer.teacher_of == game.classroom_id:
-        return
+        return True
     if viewer.token:
         try:
             seat_for_token(Player.objects.filter(game_id=game.game_id), viewer.token)
-            return
+            return True
         except ServiceError:
             pass
-    raise ServiceError("not_found", "no game with this id")
+    return False
+
+
+def require_visible(game: Private, viewer: Viewer) -> None:
+    """``not_found`` unless ``viewer`` may see the game (``may_see``)."""
+    if not may_see(game, viewer):
+        raise ServiceError("not_found", "no game with this id")

@@ -6,11 +6,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from games.models import Player
+from games.models import Game, Player
 from scoring import get_ruleset
 from scoring.match import GameStatus
+
+
+def with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games with their seats in seat order, read for the whole page in one more query:
+    what every list of games that shows its seats (a game's answer, the admin) reads."""
+    return games.prefetch_related(Prefetch("players", queryset=Player.objects.order_by("seat")))
+
 
 Period = Literal["day", "week", "all"]
 

@@ -109,7 +109,7 @@ def test_the_service_answers_again_once_the_database_is_back(client, game, monke
 
 
 def test_any_other_failure_is_still_a_500_problem(client, monkeypatch):
-    from games.api import rulesets as views
+    from games.api.rulesets import views
 
     def broken(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise RuntimeError("a bug")

@@ -67,7 +67,7 @@ def test_health_is_503_when_the_database_is_down(api, monkeypatch):
         def cursor(self):
             raise ConnectionError("down")
 
-    monkeypatch.setattr("games.api.health.connection", Down())
+    monkeypatch.setattr("games.api.operations.health.connection", Down())
     body = assert_problem(api.client.get("/api/v1/health/"), 503, "database_unavailable")
     assert body["database"] == "unavailable"
 

@@ -1,5 +1,5 @@
-"""Every kind of answer has the one shape declared for it (``games.api.schema.responses``), and the
-schema states exactly those shapes.
+"""Every kind of answer has the one shape declared for it (the ``bodies`` of each resource
+of ``games.api``), and the schema states exactly those shapes.
 
 Real games of every ruleset are played to the end, with their logs, hints and analysis, and
 every body is checked against its shape recursively (``tests.shapes``): a render that
@@ -13,23 +13,18 @@ from typing import Any
 
 import pytest
 
-from games.api.classrooms import GamesPageBody
-from games.api.leaderboard import LeaderboardEntryBody
-from games.api.schema.responses import (
-    AdviceBody,
+from games.api.classrooms.bodies import GamesPageBody
+from games.api.games.advice_bodies import (
     AnalysisBody,
-    EventBody,
-    GameBody,
-    HealthBody,
     HintBody,
-    RecordBody,
-    RulesetBody,
-    ScoreBody,
-    TenThousandAdviceBody,
     TenThousandAnalysisBody,
     TenThousandHintBody,
-    VerdictBody,
 )
+from games.api.games.bodies import EventBody, GameBody
+from games.api.leaderboard.bodies import LeaderboardEntryBody
+from games.api.operations.health import HealthBody
+from games.api.records.bodies import RecordBody, VerdictBody
+from games.api.rulesets.bodies import AdviceBody, RulesetBody, ScoreBody, TenThousandAdviceBody
 from games.api.schema.shapes import derived, keys_of
 from games.http.problems import ProblemBody
 from scoring import RULESETS

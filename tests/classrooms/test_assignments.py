@@ -10,7 +10,7 @@ import io
 import pytest
 from django.utils import timezone
 
-from games.api.assignments import csv_cell
+from games.api.assignments.bodies import csv_cell
 from games.models import Assignment, Game, Student
 from tests.api.conftest import run_due_work
 

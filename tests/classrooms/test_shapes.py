@@ -1,4 +1,4 @@
-"""Every classroom answer has the one shape declared for it (``games.api.classrooms``),
+"""Every classroom answer has the one shape declared for it (``games.api.classrooms.bodies``),
 checked recursively on real answers: a classroom opened, joined, its students' games
 played, read, listed and ranked, a key rotated and revoked."""
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.api.classrooms import (
+from games.api.classrooms.bodies import (
     ClassEntryBody,
     ClassroomBody,
     ClassroomCreatedBody,

@@ -1,6 +1,6 @@
 """drf-spectacular postprocessing hooks: what the generator cannot see by itself.
 
-The live stream (``games.api.stream``) is a plain Django view whose body is an async
+The live stream (``games.api.games.stream``) is a plain Django view whose body is an async
 generator, which DRF's responses cannot carry; spectacular documents only DRF views, so its
 operation is added here, by hand.
 """
@@ -10,10 +10,10 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from games.api.games.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 from games.api.schema import variants
 from games.api.schema.docs import WHEN
 from games.api.schema.enums import EVENT_TYPES
-from games.api.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 from scoring import RULESETS, Ruleset
 from scoring.strategy import SUPPORTED
 from scoring.tenthousand import TenThousand
@@ -127,7 +127,7 @@ def add_game_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 
 SCHEMAS = "#/components/schemas/"
 CREATE_PATH = "/api/v1/games/"
-# The calculator's and advice's examples in games.api.rulesets are positions of this ruleset.
+# The calculator's and advice's examples in games.api.rulesets.views are positions of this ruleset.
 EXAMPLES_RULESET = "yahtzee"
 
 

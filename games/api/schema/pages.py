@@ -32,5 +32,5 @@ class SwaggerView(AllowOnly, SpectacularSwaggerView):
 
 class RedocView(AllowOnly, SpectacularRedocView):
     # Our own page: no web fonts, and the bundle from this service
-    # (games.api.client_pages.redoc_bundle).
+    # (games.api.operations.pages.redoc_bundle).
     template_name = "docs/redoc.html"

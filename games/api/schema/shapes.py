@@ -175,3 +175,8 @@ def _field(value: Value, **options: Any) -> serializers.Field:
     if bounds is not None:
         options.update(min_value=bounds.minimum, max_value=bounds.maximum)
     return SIMPLE[kind](**options)
+
+
+def iso_time(value: Any) -> str:
+    """A time as the API writes it: ISO 8601 in UTC, with ``Z``."""
+    return value.isoformat().replace("+00:00", "Z")

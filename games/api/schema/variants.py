@@ -1,6 +1,6 @@
 """Each ruleset's own variant of the request bodies that depend on the ruleset.
 
-One serializer checks the shape of such a body for every ruleset (``games.api.requests``);
+One serializer checks the shape of such a body for every ruleset (``games.api.fields``);
 the engine then refuses, with 400, what the ruleset does not take: another ruleset's
 options, boxes or computer levels, the wrong number of dice, more seats than it has, a
 scorecard no game reaches. So that the schema says exactly what is accepted (a generated

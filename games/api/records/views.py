@@ -9,12 +9,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import visibility
-from games.api.render import render_record, render_verdict
-from games.api.requests import RecordQuery
+from games.api.records.bodies import RecordOut, VerdictOut, render_record, render_verdict
+from games.api.records.requests import RecordQuery
 from games.api.schema import docs
-from games.api.schema.responses import RecordOut, VerdictOut
+from games.http.permissions import MaySeeGame, ProblemRefusals
 from games.http.throttles import RecordThrottle, VerifyThrottle
+from games.play.privacy import private_game
 from games.play.records import game_record, record_verify
 from scoring.record_format import shape as record_shape
 
@@ -23,8 +23,9 @@ from scoring.record_format import shape as record_shape
 MOST_BYTES = 1_000_000
 
 
-class GameRecordView(APIView):
+class GameRecordView(ProblemRefusals):
     throttle_classes = [RecordThrottle]
+    permission_classes = [MaySeeGame]
 
     @extend_schema(
         summary="The game's record",
@@ -40,7 +41,7 @@ class GameRecordView(APIView):
         query = RecordQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         record = game_record(game_id=pk)
-        visibility.check(request, pk, visibility.columns_of(record.game))
+        self.check_object_permissions(request, private_game(record.game))
         body = render_record(record)
         headers = {}
         if query.validated_data["download"] == "1":

@@ -1,69 +1,28 @@
 """Webhooks over HTTP (docs/contract.md, "Webhooks"): thin views over
 ``games.hooks.services``. Every path needs an API key (`X-API-Key`): a webhook belongs to
-the key that registered it."""
+the key that registered it (``KeyHolder``)."""
 
 import uuid
-from typing import Annotated, TypedDict
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import serializers
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games.api.render import iso_time
 from games.api.schema import docs
-from games.api.schema.shapes import Choice, DateTime, Url, Uuid, serializer_for
-from games.hooks import services
-from games.http.auth import ApiKeyAuthentication
-from games.http.strict import StrictSerializer
-from games.models import Delivery, Webhook
-
-DELIVERY_STATUSES = ["delivered", "retrying", "failed"]
-EVENT_NOTES = (
-    "`turn.started`: a seat of this key's games is to move (`{game, seat, version, "
-    "deadline}`); `game.finished` (`{game, totals, winners}`); `assignment.closed` "
-    "(`{classroom, assignment}`, a teacher's key only). A student's key covers the "
-    "student's games; a teacher's key, every game of the classroom's students."
+from games.api.webhooks.bodies import (
+    DeliveryOut,
+    WebhookCreatedBody,
+    WebhookCreatedOut,
+    WebhookOut,
+    render_delivery,
+    render_webhook,
 )
+from games.api.webhooks.requests import EVENT_NOTES, WebhookIn
+from games.hooks import services
+from games.http.auth import ApiKeyAuthentication, permitted_caller
+from games.http.permissions import KeyHolder, ProblemRefusals
 
-
-class WebhookIn(StrictSerializer):
-    url = serializers.URLField(
-        max_length=2000, help_text="Where to POST each event: http:// or https://, a public host."
-    )
-    events = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(services.EVENTS)),
-        min_length=1, max_length=len(services.EVENTS), help_text=EVENT_NOTES,
-    )
-
-
-class WebhookBody(TypedDict):
-    id: Uuid
-    url: Url
-    events: list[Annotated[str, Choice(services.EVENTS)]]
-    created_at: DateTime
-
-
-class WebhookCreatedBody(WebhookBody):
-    secret: Annotated[
-        str, "`whsec_<base64>`: verifies each delivery's signature. Shown only here."
-    ]
-
-
-class DeliveryBody(TypedDict):
-    id: Annotated[Uuid, "The delivery; its `webhook-id` header is `msg_` and its hex."]
-    event: Annotated[str, Choice(services.EVENTS)]
-    attempts: int
-    status: Annotated[str, Choice(DELIVERY_STATUSES)]
-    last_status_code: Annotated[int | None, "The receiver's last answer; null for none."]
-    next_attempt_at: DateTime | None
-    created_at: DateTime
-
-
-WebhookOut = serializer_for(WebhookBody)
-WebhookCreatedOut = serializer_for(WebhookCreatedBody)
-DeliveryOut = serializer_for(DeliveryBody)
 KEY_ERRORS = {
     **docs.problems(404, 429),
     (401, "application/problem+json"): OpenApiResponse(
@@ -74,33 +33,21 @@ KEY_ERRORS = {
 }
 
 
-def render_webhook(webhook: Webhook) -> WebhookBody:
-    return {"id": str(webhook.id), "url": webhook.url, "events": list(webhook.events),
-            "created_at": iso_time(webhook.created_at)}
-
-
-def render_delivery(delivery: Delivery) -> DeliveryBody:
-    return {
-        "id": str(delivery.id),
-        "event": delivery.event,
-        "attempts": delivery.attempts,
-        "status": delivery.status,
-        "last_status_code": delivery.last_status_code,
-        "next_attempt_at": iso_time(delivery.next_attempt_at) if delivery.next_attempt_at
-        else None,
-        "created_at": iso_time(delivery.created_at),
-    }
-
-
-class KeyView(APIView):
+# A path of the key's own webhooks (``KeyHolder``).
+class KeyView(ProblemRefusals):
     authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [KeyHolder]
 
     @staticmethod
-    def key_id(request: Request) -> int | None:
-        return request.auth.key_id if request.auth is not None else None
+    def key_id(request: Request) -> int:
+        return permitted_caller(request).key_id
 
 
 class WebhooksView(KeyView):
+    def get_permissions(self) -> list[BasePermission]:
+        # A registration's body is checked before its key (``post``).
+        return [] if self.request.method == "POST" else [KeyHolder()]
+
     @extend_schema(
         summary="Register a webhook",
         description="Each event is POSTed to `url` as Standard Webhooks specify: `{type, "
@@ -121,6 +68,7 @@ class WebhooksView(KeyView):
     def post(self, request: Request) -> Response:
         given = WebhookIn(data=request.data)
         given.is_valid(raise_exception=True)
+        self.require(request, KeyHolder())
         webhook = services.webhook_register(key_id=self.key_id(request), **given.validated_data)
         body: WebhookCreatedBody = {**render_webhook(webhook), "secret": webhook.secret}
         return Response(body, status=201)

@@ -1,25 +1,28 @@
 """Rulesets over HTTP: what each offers, a score calculator and optimal advice for any
 position, stateless."""
 
-from drf_spectacular.utils import (
-    OpenApiExample,
-    extend_schema,
-    extend_schema_view,
-)
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.render import render_advice, render_ruleset, render_ten_thousand_advice
-from games.api.requests import AdviceIn, ScoreIn, TenThousandAdviceIn
+from games.api.rulesets.bodies import (
+    AdviceOut,
+    RulesetOut,
+    ScoreOut,
+    TenThousandAdviceOut,
+    render_advice,
+    render_ruleset,
+    render_ten_thousand_advice,
+)
+from games.api.rulesets.requests import AdviceIn, ScoreIn, TenThousandAdviceIn
 from games.api.schema import docs
-from games.api.schema.responses import AdviceOut, RulesetOut, ScoreOut, TenThousandAdviceOut
 from games.http.throttles import AdviceThrottle
 from games.play.advice import ten_thousand_advice
 from games.play.strategy import strategy_load
-from scoring import RULESETS
+from scoring import RULESETS, Ruleset
 from scoring.strategy import advise_with
 from scoring.tenthousand import TenThousand
 
@@ -140,7 +143,7 @@ class RulesetViewSet(viewsets.ViewSet):
         return Response(render_advice(answer))
 
 
-def _ruleset(ruleset_id: str):  # noqa: ANN202
+def _ruleset(ruleset_id: str) -> Ruleset:
     if ruleset_id not in RULESETS:
         raise NotFound(f"no ruleset {ruleset_id!r}")
     return RULESETS[ruleset_id]

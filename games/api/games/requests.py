@@ -1,13 +1,13 @@
-"""Request bodies and query strings, validated strictly. No rules here: the engine owns them."""
+"""A game's requests: its creation, the moves (each parsed into the engine's typed command),
+and the query strings of its list, its log and its analysis."""
 
 from typing import Any, ClassVar
 
 from django.core.validators import RegexValidator
-from drf_spectacular.extensions import OpenApiSerializerFieldExtension
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.fields import OptionsField, RulesetField, name_field
 from games.api.schema.enums import BOX_IDS, GAME_STATUSES
 from games.http.strict import (
     StrictCharField,
@@ -18,136 +18,14 @@ from games.http.strict import (
 from games.play.clocks import DEFAULT_MAX_TIMEOUTS, MAX_TIMEOUTS, TURN_SECONDS
 from scoring import RULESETS
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
-from scoring.tenthousand import MOST_POINTS as TEN_THOUSAND_MOST
 from scoring.verifiable import CLIENT_SEED_LENGTH
 
-
-@extend_schema_field({"type": "string", "enum": list(RULESETS)})
-class RulesetField(StrictCharField):
-    """A ruleset id; an unknown one is refused with the code ``unknown_ruleset``."""
-
-
 INT64 = 2**63 - 1
-MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
-
-
-class OptionsField(serializers.DictField):
-    """House rules: a JSON object; which names and values a ruleset takes is its own check
-    (the schema shows each ruleset's: ``games.api.schema.variants``)."""
-
-
-class ScorecardField(serializers.DictField):
-    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check
-    (the schema shows each ruleset's: ``games.api.schema.variants``)."""
-
-    child = StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS)
-
-
-@extend_schema_field(
-    {
-        "type": "array",
-        "items": {"type": "integer", "minimum": 1, "maximum": 6},
-        "minItems": 1,
-        "maxItems": 6,
-    }
-)
-class DiceField(serializers.ListField):
-    """Faces from 1 to 6, one to six of them (how many a ruleset takes is its own check);
-    any fault, a missing list included, is ``invalid_dice``, as the contract names it."""
-
-    fewest, most = 1, 6
-
-    def fail(self, key: str, **kwargs: Any) -> None:
-        if key == "required":
-            raise serializers.ValidationError("give the dice", code="invalid_dice")
-        super().fail(key, **kwargs)
-
-    def to_internal_value(self, data: Any) -> list[int]:
-        if (
-            not isinstance(data, list)
-            or not self.fewest <= len(data) <= self.most
-            or not all(type(face) is int and 1 <= face <= 6 for face in data)
-        ):
-            count = f"{self.fewest} to {self.most}" if self.fewest < self.most else self.most
-            raise serializers.ValidationError(
-                f"must be a list of {count} faces from 1 to 6", code="invalid_dice"
-            )
-        return data
-
-
-def nullable_dice(fewest: int, most: int) -> dict[str, Any]:
-    """The schema of a list of ``fewest`` to ``most`` faces, or null."""
-    return {
-        "type": "array",
-        "items": {"type": "integer", "minimum": 1, "maximum": 6},
-        "minItems": fewest,
-        "maxItems": most,
-        "nullable": True,
-    }
-
-
-@extend_schema_field(nullable_dice(5, 5))
-class FiveDiceField(DiceField):
-    """The five dice of the rulesets whose strategy is solved."""
-
-    fewest = most = 5
-
-
 
 
 # A client seed: printable ASCII, space to tilde, without the colon that separates the parts
 # of a die's derivation message (``scoring.verifiable``).
 CLIENT_SEED = RegexValidator(r"^[ -9;-~]+\Z", "must be printable ASCII characters without a colon")
-
-# A name shows somewhere: at least one visible character, and no NUL (no database keeps it).
-NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
-
-
-def _character_class(characters: list[str]) -> str:
-    """Characters as a regular expression's class body, in ``\\uXXXX`` escapes and ranges,
-    which Python and ECMAScript read alike."""
-    spans: list[list[int]] = []
-    for code in sorted(map(ord, characters)):
-        if spans and code == spans[-1][1] + 1:
-            spans[-1][1] = code
-        else:
-            spans.append([code, code])
-    return "".join(
-        f"\\u{low:04x}" if low == high else f"\\u{low:04x}-\\u{high:04x}" for low, high in spans
-    )
-
-
-# What a trimmed text that may not be blank takes: no NUL (DRF refuses it anywhere), and a
-# character that str.strip() keeps. The white space is listed, not written \s, because
-# Python's and ECMAScript's \s differ.
-_DROPPED = _character_class(["\x00", *(chr(c) for c in range(0x10000) if chr(c).isspace())])
-VISIBLE_TEXT = f"^[^\\u0000]*[^{_DROPPED}][^\\u0000]*$"
-
-
-class VisibleTextSchema(OpenApiSerializerFieldExtension):
-    """A request's text field that trims and refuses a blank shows :data:`VISIBLE_TEXT` as
-    its pattern, so that a text the schema calls valid is not refused as blank or for a NUL.
-    (It implies :data:`NAME`, which the name fields check as well.)"""
-
-    target_class = serializers.CharField
-    match_subclasses = True
-
-    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> Any:
-        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
-        field = self.target
-        if (
-            direction == "request"
-            and field.trim_whitespace
-            and not field.allow_blank
-            and schema.get("type") == "string"
-            and "enum" not in schema
-        ):
-            schema["pattern"] = VISIBLE_TEXT
-        return schema
-
-
-def name_field(**kwargs: Any) -> StrictCharField:
-    return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)
 
 
 class SeatIn(StrictSerializer):
@@ -335,15 +213,6 @@ class ScratchBoxIn(ScoreBoxIn):
     command = Scratch
 
 
-class ScoreIn(StrictSerializer):
-    dice = DiceField(
-        help_text="Box games: all the dice (5; Maxi Yatzy 6). Ten Thousand: a selection of 1 "
-        "to 6 dice."
-    )
-    scorecard = ScorecardField(required=False, allow_null=True)
-    options = OptionsField(required=False, default=dict)
-
-
 class GamesQuery(serializers.Serializer):
     """The list's query, checked before any lookup: a malformed value is 400, never ignored
     (an empty ``status=`` filters nothing only if it is left out)."""
@@ -370,61 +239,6 @@ class EventsQuery(serializers.Serializer):
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=1000)
 
 
-
-class RecordQuery(serializers.Serializer):
-    download = serializers.ChoiceField(
-        choices=["0", "1"],
-        default="0",
-        help_text="`1`: answer as a file to save (`Content-Disposition: attachment`).",
-    )
-
-
-class AdviceIn(StrictSerializer):
-    scorecard = ScorecardField(required=False)
-    yahtzee_bonus = StrictIntegerField(
-        min_value=0,
-        max_value=MOST_POINTS,
-        default=0,
-        help_text="Yahtzee bonus points earned so far.",
-    )
-    dice = FiveDiceField(
-        allow_null=True,
-        required=False,
-        help_text="The five dice after this turn's last roll; null for the start of a turn.",
-    )
-    rolls_left = StrictIntegerField(
-        min_value=0, max_value=2, required=False, help_text="Rolls still allowed after these dice."
-    )
-    options = OptionsField(required=False, default=dict)
-
-
-@extend_schema_field(nullable_dice(1, 6))
-class ThrowField(DiceField):
-    """The faces of a Ten Thousand throw: one to six dice, the ones just thrown."""
-
-
-class TenThousandAdviceIn(StrictSerializer):
-    totals = serializers.ListField(
-        child=StrictIntegerField(min_value=0, max_value=TEN_THOUSAND_MOST),
-        min_length=1,
-        max_length=2,
-        help_text="The seat's own total, then, in a game of two seats, the other's.",
-    )
-    turn_points = StrictIntegerField(
-        min_value=0,
-        max_value=TEN_THOUSAND_MOST,
-        default=0,
-        help_text="The points set aside earlier this turn (0 before the turn's first throw).",
-    )
-    dice = ThrowField(
-        allow_null=True,
-        required=False,
-        help_text="The faces of the throw to decide on (the dice just thrown); null or absent "
-        "before the turn's first throw.",
-    )
-    options = OptionsField(required=False, default=dict)
-
-
 class AnalysisQuery(StrictSerializer):
     seats = StrictChoiceField(
         choices=["persons", "all"],
@@ -432,5 +246,3 @@ class AnalysisQuery(StrictSerializer):
         help_text="`persons` (the default): the seats of people only; `all`: computer seats "
         "too.",
     )
-
-

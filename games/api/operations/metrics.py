@@ -8,8 +8,8 @@ The counters are every process's of the instance (``games.observe.metrics``); th
 of the work due are read from the database now.
 """
 
-import hmac
 import os
+from collections.abc import Iterator
 
 from django.conf import settings
 from django.db.models import Count, Min, Q
@@ -23,6 +23,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from games.db.clock import db_now
 from games.http.api_keys import locked_out
 from games.http.limits import failure_record
+from games.http.permissions import Operator
 from games.http.problems import problem_response
 from games.models import Assignment, Delivery, Game
 from games.observe.metrics import WORK_KINDS
@@ -34,7 +35,7 @@ class WorkQueue:
     long the longest due has waited (from when it fell due, by the database's clock); and
     deliveries whose worker's lease ran out (the worker died) before they were taken again."""
 
-    def collect(self):  # noqa: ANN201
+    def collect(self) -> Iterator[GaugeMetricFamily]:
         now = db_now()
         due = {
             "clock": Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
@@ -85,10 +86,11 @@ def metrics(request: HttpRequest) -> HttpResponse:
     given = request.META.get("HTTP_AUTHORIZATION")
     if given is not None and (refused := locked_out(request)) is not None:
         return refused
-    if not hmac.compare_digest((given or "").encode(), f"Bearer {token}".encode()):
+    operator = Operator()
+    if not operator.has_permission(request, None):
         if given is not None:
             failure_record(request)
-        refused = problem_response("not_authenticated", "send Authorization: Bearer <token>")
+        refused = problem_response(operator.code, operator.message)
         refused["WWW-Authenticate"] = "Bearer"
         return refused
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

@@ -2,9 +2,10 @@
 parse the request, call one service, render the answer."""
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Now
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -19,10 +20,17 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api import visibility
-from games.api.filters import GameFilter
-from games.api.render import render_analysis, render_event, render_game, render_hint
-from games.api.requests import (
+from games.api.games.advice_bodies import (
+    AnalysisOut,
+    HintOut,
+    TenThousandAnalysisOut,
+    TenThousandHintOut,
+    render_analysis,
+    render_hint,
+)
+from games.api.games.bodies import EventOut, GameOut, render_event, render_game
+from games.api.games.filters import GameFilter
+from games.api.games.requests import (
     AnalysisQuery,
     BankIn,
     CommandIn,
@@ -39,27 +47,22 @@ from games.api.requests import (
     StartIn,
 )
 from games.api.schema import docs
-from games.api.schema.responses import (
-    AnalysisOut,
-    EventOut,
-    GameOut,
-    HintOut,
-    TenThousandAnalysisOut,
-    TenThousandHintOut,
-)
-from games.http.auth import SeatTokenAuthentication, request_student
+from games.http.auth import SeatTokenAuthentication, caller_of
+from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
-from games.models import Event, Game, Player
+from games.models import Event, Game
 from games.play import services
 from games.play.advice import game_hint
 from games.play.analysis import game_analysis
 from games.play.clocks import Clock
+from games.play.privacy import PRIVACY_COLUMNS, private_game, private_of
+from games.play.selectors import with_seats
 from scoring.commands import Command
 from scoring.match import Seat
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+F = TypeVar("F", bound=Callable[..., Any])
 ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
-
 IF_MATCH = OpenApiParameter(
     "If-Match",
     str,
@@ -67,6 +70,8 @@ IF_MATCH = OpenApiParameter(
     required=False,
     description='`"<version>"`: refuse the move with 412 if the game has changed since.',
 )
+
+
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     {"type": "string", "minLength": 1, "maxLength": 255},
@@ -75,6 +80,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Any unique string (at most 255 characters): a retry with the same key and "
     "request returns the first answer without moving again.",
 )
+
+
 CHANGES = {"roll", "hold", "score", "scratch", "bank", "pass_turn", "leave", "start", "join"}
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
@@ -83,6 +90,8 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description='`"<etag>"` of the copy you have: answers 304 with no body if it is current.',
 )
+
+
 NOT_MODIFIED = OpenApiResponse(description="Your copy is current (no body).")
 ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The game\'s version, as `"12"`.'}}
 
@@ -91,7 +100,9 @@ def with_etag(body: dict[str, Any], status: int = 200, **headers: str) -> Respon
     return Response(body, status=status, headers={"ETag": f'"{body["version"]}"', **headers})
 
 
-def move_schema(summary: str, request: Any, description: str, examples: list[OpenApiExample]):  # noqa: ANN201
+def move_schema(
+    summary: str, request: Any, description: str, examples: list[OpenApiExample]
+) -> Callable[[F], F]:
     return extend_schema(
         summary=summary,
         description=description,
@@ -126,11 +137,12 @@ def move_schema(summary: str, request: Any, description: str, examples: list[Ope
         examples=[docs.GAME_EXAMPLE],
     ),
 )
-class GameViewSet(viewsets.GenericViewSet):
+class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
     lookup_value_regex = UUID_RE
     filterset_class = GameFilter
     serializer_class = GameOut
     authentication_classes: list = []
+    permission_classes = [MaySeeGame]
 
     def get_throttles(self) -> list:
         if self.action in ("create", "join"):
@@ -141,13 +153,8 @@ class GameViewSet(viewsets.GenericViewSet):
             return [MoveThrottle()]
         return []
 
-    def get_queryset(self):  # noqa: ANN201
-        seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
-        return (
-            Game.objects.select_related("student")
-            .prefetch_related(seats)
-            .order_by("-created_at", "id")
-        )
+    def get_queryset(self) -> QuerySet[Game]:
+        return with_seats(Game.objects.select_related("student").order_by("-created_at", "id"))
 
     @extend_schema(
         summary="Create a game",
@@ -179,7 +186,8 @@ class GameViewSet(viewsets.GenericViewSet):
         given = GameCreateIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        student = request_student(request)
+        caller = caller_of(request)
+        student = caller.student if caller is not None else None
         created = services.game_create(
             ruleset_id=data["ruleset"],
             options=data["options"],
@@ -204,21 +212,21 @@ class GameViewSet(viewsets.GenericViewSet):
     def retrieve(self, request: Request, pk: str) -> Response:
         if "If-None-Match" in request.headers:
             # A client refreshing its copy: the version alone tells whether to send it.
-            found = Game.objects.filter(pk=pk).values("version", *visibility.COLUMNS).first()
+            found = Game.objects.filter(pk=pk).values("version", *PRIVACY_COLUMNS).first()
             if found is not None:
-                visibility.check(request, pk, found)
+                self.check_object_permissions(request, private_of(pk, found))
                 if _unchanged(request, found["version"]):
                     return not_modified(found["version"])
         game = self._visible(request, pk)
         return with_etag(render_game(game, list(game.players.all())))
 
     def _visible(self, request: Request, pk: str) -> Game:
-        """The game with its seats, if the caller may see it (``games.api.visibility``)."""
+        """The game with its seats, if the caller may see it (``MaySeeGame``)."""
         game = self.get_queryset().filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
         if game.due_at is not None:
-            visibility.check(request, pk, visibility.columns_of(game))
+            self.check_object_permissions(request, private_game(game))
         return game
 
     @move_schema(
@@ -331,7 +339,7 @@ class GameViewSet(viewsets.GenericViewSet):
         game = Game.objects.filter(pk=pk).first()
         if game is None:
             raise NotFound("no game with this id")
-        visibility.check(request, pk, visibility.columns_of(game))
+        self.check_object_permissions(request, private_game(game))
         return Response(render_hint(game_hint(game)))
 
     @extend_schema(
@@ -351,7 +359,7 @@ class GameViewSet(viewsets.GenericViewSet):
         query = AnalysisQuery(data=_query(request))
         query.is_valid(raise_exception=True)
         analysis = game_analysis(
-            game_id=pk, viewer=visibility.viewer_of(request), **query.validated_data
+            game_id=pk, viewer=viewer_of(request), **query.validated_data
         )
         return Response(render_analysis(analysis))
 
@@ -380,10 +388,10 @@ class GameViewSet(viewsets.GenericViewSet):
     def events(self, request: Request, pk: str) -> Response:
         query = EventsQuery(data=_query(request))
         query.is_valid(raise_exception=True)
-        found = Game.objects.filter(pk=pk).values("last_seq", *visibility.COLUMNS).first()
+        found = Game.objects.filter(pk=pk).values("last_seq", *PRIVACY_COLUMNS).first()
         if found is None:
             raise NotFound("no game with this id")
-        visibility.check(request, pk, found)
+        self.check_object_permissions(request, private_of(pk, found))
         last_seq = found["last_seq"]
         if _unchanged(request, last_seq):
             return not_modified(last_seq)

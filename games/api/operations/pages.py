@@ -52,10 +52,11 @@ def own_origin_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
 
 play = own_origin_only(require_safe(TemplateView.as_view(template_name="play/index.html")))
+
+
 # The teacher's page, built like the web client from ``games/static/teach/``: a classroom,
 # its assignments and their results; the teacher key stays in the tab's session storage.
 teach = own_origin_only(require_safe(TemplateView.as_view(template_name="teach/index.html")))
-
 REDOC_BUNDLE = "drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js"
 REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 

@@ -1,5 +1,7 @@
 """The health check: whether the service can reach its database."""
 
+from typing import TypedDict
+
 from django.db import connection
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
@@ -7,8 +9,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.schema import docs
-from games.api.schema.responses import HealthOut
+from games.api.schema.shapes import serializer_for
 from games.http.problems import PROBLEM, problem, problem_headers
+
+
+class HealthBody(TypedDict):
+    status: str
+    database: str
+
+
+HealthOut = serializer_for(HealthBody)
 
 
 class HealthView(APIView):

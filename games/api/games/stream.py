@@ -39,28 +39,26 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from games.api import visibility
-from games.api.render import render_event
+from games.api.games.bodies import render_event
 from games.db.gamestore import game_log
 from games.db.notify import listener
+from games.http.permissions import require_may_see
 from games.http.problems import problem_response
 from games.models import Game
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceError
+from games.play.privacy import PRIVACY_COLUMNS, private_of
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring.match import GameStatus
 
 logger = logging.getLogger(__name__)
-
 RETRY_MILLISECONDS = 2000  # how long a browser waits before it reconnects
 HEARTBEAT_SECONDS = 15.0  # a comment this often keeps proxies from closing an idle stream
 POLL_SECONDS = 0.5  # between two reads of the log when nothing tells us it grew
 BATCH = 200  # events read at once
-
 OVER = frozenset({GameStatus.FINISHED, GameStatus.ABANDONED})
 MAX_POSITION = 2**31 - 1  # the events endpoint's bound on `after`
 POSITION_RE = re.compile(r"[0-9]{1,10}")
-
 RETRY = f"retry: {RETRY_MILLISECONDS}\n\n".encode()
 KEEP_ALIVE = b": keep-alive\n\n"
 
@@ -135,6 +133,8 @@ async def _read_in_thread(
 
 
 ReadKey = tuple[asyncio.AbstractEventLoop, uuid.UUID, int]
+
+
 _reading: dict[ReadKey, tuple[float, asyncio.Future[Any]]] = {}
 
 
@@ -260,10 +260,10 @@ async def _events(
 
 
 def _check_visible(request: HttpRequest, pk: uuid.UUID) -> None:
-    """A game of an assignment is private until its deadline (``games.api.visibility``)."""
-    found = Game.objects.filter(pk=pk).values(*visibility.COLUMNS).first()
+    """A game of an assignment is private until its deadline (``MaySeeGame``)."""
+    found = Game.objects.filter(pk=pk).values(*PRIVACY_COLUMNS).first()
     if found is not None:
-        visibility.check(request, pk, found)
+        require_may_see(request, private_of(pk, found))
 
 
 def _oneline(error: BaseException) -> str:

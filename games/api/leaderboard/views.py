@@ -1,64 +1,15 @@
 """The high-score table: parse the query, ask the selector, answer the rows."""
 
-from typing import Annotated, TypedDict
-
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.render import iso_time
-from games.api.requests import RulesetField
+from games.api.leaderboard.bodies import LeaderboardEntryOut, render_entry
+from games.api.leaderboard.requests import LeaderboardQuery
 from games.api.schema import docs
-from games.api.schema.shapes import Bounds, DateTime, Uuid, serializer_for
 from games.http.problems import problem
 from games.play import selectors
-from scoring import RULESETS
-
-
-class LeaderboardQuery(serializers.Serializer):
-    ruleset = RulesetField(help_text="The ruleset whose games are ranked (see /api/v1/rulesets/).")
-    period = serializers.ChoiceField(
-        choices=list(selectors.PERIODS),
-        default="all",
-        help_text="`day`: games finished in the last 24 hours; `week`: the last 7 days; "
-        "`all`: every game.",
-    )
-    limit = serializers.IntegerField(
-        min_value=1, max_value=100, default=20, help_text="How many rows, at most."
-    )
-
-    def validate_ruleset(self, value: str) -> str:
-        if value not in RULESETS:
-            raise serializers.ValidationError(
-                f"no ruleset {value!r}; known: {', '.join(RULESETS)}", code="unknown_ruleset"
-            )
-        return value
-
-
-class LeaderboardEntryBody(TypedDict):
-    rank: Annotated[
-        int, Bounds(1), "1 for the best score; equal scores share a rank (1, 2, 2, 4)."
-    ]
-    name: Annotated[str, "The seat's name."]
-    score: Annotated[int, "The seat's final total."]
-    game: Annotated[Uuid, "The game's id."]
-    finished_at: DateTime
-
-
-LeaderboardEntryOut = serializer_for(LeaderboardEntryBody)
-
-
-def render_entry(entry: selectors.LeaderboardEntry) -> LeaderboardEntryBody:
-    return {
-        "rank": entry.rank,
-        "name": entry.name,
-        "score": entry.score,
-        "game": str(entry.game),
-        "finished_at": iso_time(entry.finished_at),
-    }
-
 
 TABLE_EXAMPLE = OpenApiExample(
     "A tie for second place",
@@ -94,9 +45,13 @@ TABLE_EXAMPLE = OpenApiExample(
         },
     ],
 )
+
+
 UNKNOWN_CHESS = (
     "no ruleset 'chess'; known: yahtzee, yatzy, forced-yatzy, maxi-yatzy, ten-thousand"
 )
+
+
 UNKNOWN_RULESET_EXAMPLE = OpenApiExample(
     "An unknown ruleset",
     response_only=True,

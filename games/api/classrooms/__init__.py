@@ -1,0 +1,3 @@
+"""Classrooms: opened by a teacher, joined by students with a code; the teacher's
+roster, games, high scores and keys. Beside the three parts of every resource,
+``examples``: what the schema shows on its paths."""

@@ -1,0 +1,135 @@
+"""Request fields that several resources take: a ruleset id and its options, dice, a
+scorecard, a name. Strict: a value is refused, never coerced. No rules here: the engine
+owns them."""
+
+from typing import Any
+
+from django.core.validators import RegexValidator
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.http.strict import StrictCharField, StrictIntegerField
+from scoring import RULESETS
+
+
+@extend_schema_field({"type": "string", "enum": list(RULESETS)})
+class RulesetField(StrictCharField):
+    """A ruleset id; an unknown one is refused with the code ``unknown_ruleset``."""
+
+
+MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses
+
+
+class OptionsField(serializers.DictField):
+    """House rules: a JSON object; which names and values a ruleset takes is its own check
+    (the schema shows each ruleset's: ``games.api.schema.variants``)."""
+
+
+class ScorecardField(serializers.DictField):
+    """A scorecard: box ids to points (or null); which boxes exist is the ruleset's check
+    (the schema shows each ruleset's: ``games.api.schema.variants``)."""
+
+    child = StrictIntegerField(allow_null=True, min_value=0, max_value=MOST_POINTS)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": 6},
+        "minItems": 1,
+        "maxItems": 6,
+    }
+)
+class DiceField(serializers.ListField):
+    """Faces from 1 to 6, one to six of them (how many a ruleset takes is its own check);
+    any fault, a missing list included, is ``invalid_dice``, as the contract names it."""
+
+    fewest, most = 1, 6
+
+    def fail(self, key: str, **kwargs: Any) -> None:
+        if key == "required":
+            raise serializers.ValidationError("give the dice", code="invalid_dice")
+        super().fail(key, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[int]:
+        if (
+            not isinstance(data, list)
+            or not self.fewest <= len(data) <= self.most
+            or not all(type(face) is int and 1 <= face <= 6 for face in data)
+        ):
+            count = f"{self.fewest} to {self.most}" if self.fewest < self.most else self.most
+            raise serializers.ValidationError(
+                f"must be a list of {count} faces from 1 to 6", code="invalid_dice"
+            )
+        return data
+
+
+def nullable_dice(fewest: int, most: int) -> dict[str, Any]:
+    """The schema of a list of ``fewest`` to ``most`` faces, or null."""
+    return {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": 6},
+        "minItems": fewest,
+        "maxItems": most,
+        "nullable": True,
+    }
+
+
+@extend_schema_field(nullable_dice(5, 5))
+class FiveDiceField(DiceField):
+    """The five dice of the rulesets whose strategy is solved."""
+
+    fewest = most = 5
+
+
+# A name shows somewhere: at least one visible character, and no NUL (no database keeps it).
+NAME = RegexValidator(r"^[^\x00]*\S[^\x00]*$", "a name needs a visible character and no NUL")
+
+
+def _character_class(characters: list[str]) -> str:
+    """Characters as a regular expression's class body, in ``\\uXXXX`` escapes and ranges,
+    which Python and ECMAScript read alike."""
+    spans: list[list[int]] = []
+    for code in sorted(map(ord, characters)):
+        if spans and code == spans[-1][1] + 1:
+            spans[-1][1] = code
+        else:
+            spans.append([code, code])
+    return "".join(
+        f"\\u{low:04x}" if low == high else f"\\u{low:04x}-\\u{high:04x}" for low, high in spans
+    )
+
+
+# What a trimmed text that may not be blank takes: no NUL (DRF refuses it anywhere), and a
+# character that str.strip() keeps. The white space is listed, not written \s, because
+# Python's and ECMAScript's \s differ.
+_DROPPED = _character_class(["\x00", *(chr(c) for c in range(0x10000) if chr(c).isspace())])
+VISIBLE_TEXT = f"^[^\\u0000]*[^{_DROPPED}][^\\u0000]*$"
+
+
+class VisibleTextSchema(OpenApiSerializerFieldExtension):
+    """A request's text field that trims and refuses a blank shows :data:`VISIBLE_TEXT` as
+    its pattern, so that a text the schema calls valid is not refused as blank or for a NUL.
+    (It implies :data:`NAME`, which the name fields check as well.)"""
+
+    target_class = serializers.CharField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> Any:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        field = self.target
+        if (
+            direction == "request"
+            and field.trim_whitespace
+            and not field.allow_blank
+            and schema.get("type") == "string"
+            and "enum" not in schema
+        ):
+            schema["pattern"] = VISIBLE_TEXT
+        return schema
+
+
+def name_field(**kwargs: Any) -> StrictCharField:
+    return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)

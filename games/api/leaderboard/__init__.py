@@ -1,0 +1,1 @@
+"""The public high-score table."""

@@ -1,0 +1,1 @@
+"""Webhooks: the events of an API key's games, POSTed to a URL."""
