@@ -5,7 +5,7 @@ so that the two cannot disagree. What a record says is judged by ``scoring.recor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 from .match import GameStatus, Seat
 from .registry import RULESETS
 from .ruleset import Ruleset
@@ -20,7 +20,7 @@ class NotARecord(RuleError):
     """The document is not a game record at all: refused (``invalid``), not judged."""
 
     def __init__(self, where: str, detail: str) -> None:
-        super().__init__("invalid", f"{where} {detail}", field=where)
+        super().__init__(ProblemCode.INVALID, f"{where} {detail}", field=where)
 
 
 @dataclass(frozen=True)

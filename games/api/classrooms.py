@@ -41,7 +41,7 @@ from games.http.strict import (
 from games.http.throttles import ClassroomThrottle
 from games.models import Classroom, Game, Player, Student
 from games.play.errors import ServiceError
-from scoring import RULESETS
+from scoring import RULESETS, ProblemCode
 
 MOST_PER_HOUR = 1_000_000
 
@@ -323,13 +323,13 @@ WRONG_KEY_EXAMPLE = OpenApiExample(
     "A wrong or revoked key",
     response_only=True,
     status_codes=["401"],
-    value=problem("invalid_api_key", "this API key is not valid (wrong or revoked)"),
+    value=problem(ProblemCode.INVALID_API_KEY, "this API key is not valid (wrong or revoked)"),
 )
 FORBIDDEN_EXAMPLE = OpenApiExample(
     "A student's key on a teacher's path",
     response_only=True,
     status_codes=["403"],
-    value=problem("forbidden", "only the classroom's teacher key may do this"),
+    value=problem(ProblemCode.FORBIDDEN, "only the classroom's teacher key may do this"),
 )
 TEACHER_ERRORS = {
     **docs.problems(404, 429),
@@ -480,7 +480,7 @@ class ClassroomView(TeacherView):
                 response_only=True,
                 status_codes=["403"],
                 value=problem(
-                    "quota_above_default",
+                    ProblemCode.QUOTA_ABOVE_DEFAULT,
                     "a teacher may lower the quota, not raise it above the default "
                     "(games_per_hour 6000); ask the service's operator for more",
                 ),
@@ -713,7 +713,7 @@ class KeyOwnerView(APIView):
     def get(self, request: Request) -> Response:
         caller = request.auth
         if caller is None:
-            raise ServiceError("not_authenticated", "send an API key in X-API-Key")
+            raise ServiceError(ProblemCode.NOT_AUTHENTICATED, "send an API key in X-API-Key")
         body: KeyOwnerBody = {
             "role": caller.role,
             "classroom": render_ref(caller.classroom),

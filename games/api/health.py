@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 from games.api.schema import docs
 from games.api.schema.responses import HealthOut
 from games.http.problems import PROBLEM, problem, problem_headers
+from scoring import ProblemCode
 
 
 class HealthView(APIView):
@@ -26,7 +27,7 @@ class HealthView(APIView):
             with connection.cursor() as cursor:
                 cursor.execute("SELECT 1")
         except Exception:  # any database failure means the service cannot serve
-            body = problem("database_unavailable", "the database cannot be reached")
+            body = problem(ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
             return Response(
                 body | {"database": "unavailable"},
                 status=503,

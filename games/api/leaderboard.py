@@ -14,7 +14,7 @@ from games.api.schema import docs
 from games.api.schema.shapes import Bounds, DateTime, Uuid, serializer_for
 from games.http.problems import problem
 from games.play import selectors
-from scoring import RULESETS
+from scoring import RULESETS, ProblemCode
 
 
 class LeaderboardQuery(serializers.Serializer):
@@ -32,7 +32,8 @@ class LeaderboardQuery(serializers.Serializer):
     def validate_ruleset(self, value: str) -> str:
         if value not in RULESETS:
             raise serializers.ValidationError(
-                f"no ruleset {value!r}; known: {', '.join(RULESETS)}", code="unknown_ruleset"
+                f"no ruleset {value!r}; known: {', '.join(RULESETS)}",
+                code=ProblemCode.UNKNOWN_RULESET
             )
         return value
 
@@ -102,9 +103,9 @@ UNKNOWN_RULESET_EXAMPLE = OpenApiExample(
     response_only=True,
     status_codes=["400"],
     value=problem(
-        "unknown_ruleset",
+        ProblemCode.UNKNOWN_RULESET,
         f"ruleset: {UNKNOWN_CHESS}",
-        [{"field": "ruleset", "code": "unknown_ruleset", "detail": UNKNOWN_CHESS}],
+        [{"field": "ruleset", "code": ProblemCode.UNKNOWN_RULESET, "detail": UNKNOWN_CHESS}],
     ),
 )
 

@@ -26,6 +26,7 @@ from games.http.limits import failure_record
 from games.http.problems import problem_response
 from games.models import Assignment, Delivery, Game
 from games.observe.metrics import WORK_KINDS
+from scoring import ProblemCode
 from scoring.match import GameStatus
 
 
@@ -81,14 +82,16 @@ class WorkQueue:
 def metrics(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
     if not token:
-        return problem_response("not_found", f"nothing at {request.path}")
+        return problem_response(ProblemCode.NOT_FOUND, f"nothing at {request.path}")
     given = request.META.get("HTTP_AUTHORIZATION")
     if given is not None and (refused := locked_out(request)) is not None:
         return refused
     if not hmac.compare_digest((given or "").encode(), f"Bearer {token}".encode()):
         if given is not None:
             failure_record(request)
-        refused = problem_response("not_authenticated", "send Authorization: Bearer <token>")
+        refused = problem_response(
+            ProblemCode.NOT_AUTHENTICATED, "send Authorization: Bearer <token>"
+        )
         refused["WWW-Authenticate"] = "Bearer"
         return refused
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

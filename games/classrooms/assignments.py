@@ -23,7 +23,7 @@ from games.hooks import services as hooks
 from games.models import Assignment, AssignmentStatus, Classroom, Game
 from games.play import services as play
 from games.play.errors import ServiceError
-from scoring import RuleError, get_ruleset
+from scoring import ProblemCode, RuleError, get_ruleset
 from scoring.match import GameStatus, Seat
 from scoring.verifiable import new_secret
 
@@ -47,10 +47,10 @@ def assignment_create(
     ruleset.check_seats(1)
     now = db_now()
     if due_at <= now:
-        raise RuleError("invalid", "due_at must be in the future", field="due_at")
+        raise RuleError(ProblemCode.INVALID, "due_at must be in the future", field="due_at")
     opens = opens_at or now
     if due_at <= opens:
-        raise RuleError("invalid", "due_at must be after opens_at", field="due_at")
+        raise RuleError(ProblemCode.INVALID, "due_at must be after opens_at", field="due_at")
     return Assignment.objects.create(
         classroom=classroom,
         title=title,
@@ -70,7 +70,7 @@ def assignment_for(*, caller: Caller | None, classroom_id: uuid.UUID, assignment
     _member(caller, classroom_id)
     assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=classroom_id).first()
     if assignment is None:
-        raise ServiceError("not_found", "no assignment with this id in this classroom")
+        raise ServiceError(ProblemCode.NOT_FOUND, "no assignment with this id in this classroom")
     return assignment
 
 
@@ -107,7 +107,9 @@ def assignment_game_start(
     _member(caller, classroom_id)
     assert caller is not None
     if caller.student is None:
-        raise ServiceError("forbidden", "only a student of the classroom starts its games")
+        raise ServiceError(
+            ProblemCode.FORBIDDEN, "only a student of the classroom starts its games"
+        )
     with transaction.atomic():
         # The assignment's row is locked: its closing waits for this game, or this waits
         # for the closing and then finds the assignment closed.
@@ -117,19 +119,21 @@ def assignment_game_start(
             .first()
         )
         if assignment is None:
-            raise ServiceError("not_found", "no assignment with this id in this classroom")
+            raise ServiceError(
+                ProblemCode.NOT_FOUND, "no assignment with this id in this classroom"
+            )
         status = assignment.status(db_now())
         if status != AssignmentStatus.OPEN:
             when = "opens" if status == AssignmentStatus.SCHEDULED else "closed"
             raise ServiceError(
-                "assignment_not_open",
+                ProblemCode.ASSIGNMENT_NOT_OPEN,
                 f"the assignment is {status}: it {when} at "
                 f"{(assignment.opens_at if when == 'opens' else assignment.due_at).isoformat()}",
             )
         started = Game.objects.filter(assignment=assignment, student=caller.student).count()
         if started >= assignment.games:
             raise ServiceError(
-                "assignment_complete", f"all {assignment.games} games of it are started"
+                ProblemCode.ASSIGNMENT_COMPLETE, f"all {assignment.games} games of it are started"
             )
         number = started + 1
         return play.game_create(
@@ -188,8 +192,10 @@ def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
 def _member(caller: Caller | None, classroom_id: uuid.UUID) -> None:
     """The caller holds a key of this classroom (the teacher's or a student's)."""
     if caller is None:
-        raise ServiceError("not_authenticated", "this path needs an X-API-Key of the classroom")
+        raise ServiceError(
+            ProblemCode.NOT_AUTHENTICATED, "this path needs an X-API-Key of the classroom"
+        )
     if caller.classroom.id != classroom_id:
         if not Classroom.objects.filter(pk=classroom_id).exists():
-            raise ServiceError("not_found", "no classroom with this id")
-        raise ServiceError("forbidden", "this key is not one of this classroom's")
+            raise ServiceError(ProblemCode.NOT_FOUND, "no classroom with this id")
+        raise ServiceError(ProblemCode.FORBIDDEN, "this key is not one of this classroom's")

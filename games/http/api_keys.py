@@ -24,8 +24,9 @@ from games.classrooms.keys import caller_for_key
 from games.http.limits import failure_record, failures_wait
 from games.http.problems import problem_response
 from games.play.errors import ServiceError
+from scoring import ProblemCode
 
-FAILED_CODES = {"invalid_token", "invalid_api_key"}
+FAILED_CODES = {ProblemCode.INVALID_TOKEN, ProblemCode.INVALID_API_KEY}
 
 
 def _is_join(request: HttpRequest) -> bool:
@@ -39,7 +40,7 @@ def locked_out(request: HttpRequest) -> HttpResponse | None:
     if wait is None:
         return None
     response = problem_response(
-        "throttled",
+        ProblemCode.THROTTLED,
         "too many wrong keys, tokens or join codes from this address; "
         f"retry in {int(wait) + 1} s",
     )

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.models import Player
 from games.play.errors import ServiceError
 from games.play.tokens import seat_for_token
+from scoring import ProblemCode
 
 
 @dataclass(frozen=True)
@@ -54,4 +55,4 @@ def require_visible(game: Private, viewer: Viewer) -> None:
             return
         except ServiceError:
             pass
-    raise ServiceError("not_found", "no game with this id")
+    raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
