@@ -27,12 +27,12 @@ class Rng(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-def secure_rng() -> Rng:
+def secure_rng() -> random.Random:
     """The operating system's random source, for unseeded games."""
     return secrets.SystemRandom()
 
 
-def seeded_rng(seed: int, step: int) -> Rng:
+def seeded_rng(seed: int, step: int) -> random.Random:
     """A generator for one move of a seeded game.
 
     ``step`` is the game's version when the move starts, which the same moves always

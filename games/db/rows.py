@@ -61,6 +61,25 @@ def _together() -> bool:
     ).get("server_side_binding")
 
 
+# -- columns --------------------------------------------------------------------------------
+
+
+def _field(model: type[models.Model], name: str) -> "models.Field[Any, Any]":
+    """The field ``name`` of ``model``; a statement here reads and writes columns, which a
+    reverse relation (also found by name) does not have."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"{model.__name__}.{name} is a reverse relation, not a column")
+    return field
+
+
+def _column(field: "models.Field[Any, Any]") -> str:
+    """The quoted name of a concrete field's column."""
+    if field.column is None:
+        raise TypeError(f"{field.name} has no column")
+    return connection.ops.quote_name(field.column)
+
+
 # -- reads ----------------------------------------------------------------------------------
 
 
@@ -78,8 +97,8 @@ def select(
     (for plain values such as text and integers, which need no converter). ``also``: SQL
     expressions read after the columns, in each row (:func:`instances` leaves them out)."""
     meta, quote = model._meta, connection.ops.quote_name
-    chosen = [meta.get_field(name) for name in fields] or meta.concrete_fields
-    columns = ", ".join([*(quote(field.column) for field in chosen), *also])
+    chosen = [_field(model, name) for name in fields] or meta.concrete_fields
+    columns = ", ".join([*(_column(field) for field in chosen), *also])
     return Statement(
         f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {where}{tail}",  # noqa: S608
         params,
@@ -131,12 +150,15 @@ def _value(obj: models.Model, field: models.Field, *, add: bool) -> object:
 def update(obj: models.Model, names: Sequence[str]) -> Statement:
     """``UPDATE`` the named fields of ``obj``'s row (``auto_now`` fields get the time now)."""
     meta, quote = obj._meta, connection.ops.quote_name
-    fields = [meta.get_field(name) for name in names]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    fields = [_field(type(obj), name) for name in names]
+    assignments = ", ".join(f"{_column(field)} = %s" for field in fields)
     params = [_value(obj, field, add=False) for field in fields]
-    params.append(meta.pk.get_db_prep_value(obj.pk, connection))
+    pk = meta.pk
+    if pk is None:  # every model here has one; abstract ones have no rows
+        raise TypeError(f"{type(obj).__name__} has no primary key")
+    params.append(pk.get_db_prep_value(obj.pk, connection))
     return Statement(
-        f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s",  # noqa: S608
+        f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {_column(pk)} = %s",  # noqa: S608
         params,
     )
 
@@ -162,7 +184,7 @@ def insert(
     found = looked_up or {}
     meta, quote = model._meta, connection.ops.quote_name
     fields = [field for field in meta.concrete_fields if field is not meta.auto_field]
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = ", ".join(_column(field) for field in fields)
     values, params = [], []
     for obj in rows:
         cells = []
@@ -177,5 +199,5 @@ def insert(
         values.append("(" + ", ".join(cells) + ")")
     sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join(values)}"  # noqa: S608
     if returning:
-        sql += " RETURNING " + ", ".join(quote(meta.get_field(name).column) for name in returning)
+        sql += " RETURNING " + ", ".join(_column(_field(model, name)) for name in returning)
     return [Statement(sql, params, reads=bool(returning))]

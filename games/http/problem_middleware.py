@@ -15,7 +15,7 @@ from http import HTTPStatus
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.http import FileResponse, HttpRequest, HttpResponseBase, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
 from games.http.problems import PROBLEM, problem
 from scoring import ProblemCode
@@ -61,7 +61,9 @@ class ProblemMiddleware:
 def _bodiless(response: HttpResponseBase) -> bool:
     if isinstance(response, FileResponse):  # WhiteNoise's refusals carry no file
         return getattr(response, "file_to_stream", None) is None
-    return not response.streaming and not response.content
+    if isinstance(response, HttpResponse):
+        return not response.content
+    return False  # a stream: its body is still to come
 
 
 def problem_for(request: HttpRequest, response: HttpResponseBase) -> JsonResponse:

@@ -47,6 +47,8 @@ def game_hint(game: Game) -> Hint:
     ruleset = get_ruleset(game.ruleset)
     view = ruleset.view(game.state, options=game.options)
     seat = view.current_seat
+    if seat is None:  # an active game always has a seat to move
+        raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, "no seat is to move")
     if isinstance(ruleset, TenThousand):
         options = ruleset.validate_options(game.options)
         tables = ten_thousand_tables(options=options)
