@@ -3,7 +3,7 @@ types, read from a JSON document (:func:`parse`) and stated as a JSON Schema (:f
 so that the two cannot disagree. What a record says is judged by ``scoring.records``."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .errors import ProblemCode, RuleError
 from .match import GameStatus, Seat
@@ -11,7 +11,7 @@ from .registry import RULESETS
 from .ruleset import Ruleset
 from .verifiable import ALGORITHMS, check_client_seed
 
-FORMAT = "dice-games-record/1"
+FORMAT: Final = "dice-games-record/1"
 # Each logged move costs one engine move; a megabyte of JSON holds fewer events than this.
 MOST_EVENTS = 20_000
 

@@ -9,7 +9,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .commands import Command
 from .dice import Dice, DiceSource, dice_source
@@ -22,7 +22,7 @@ State = dict[str, Any]
 class Category:
     id: str
     name: str
-    section: str
+    section: Literal["upper", "lower"]
     description: str
 
 

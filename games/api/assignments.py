@@ -30,7 +30,7 @@ from games.api.schema.shapes import Bounds, Choice, DateTime, Uuid, serializer_f
 from games.classrooms import assignments as service
 from games.classrooms import results
 from games.classrooms.assignments import MOST_GAMES, Progress
-from games.http.auth import ApiKeyAuthentication
+from games.http.auth import ApiKeyAuthentication, request_caller
 from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
 from games.http.throttles import CreateThrottle
 from games.models import Assignment
@@ -248,7 +248,7 @@ class AssignmentsView(TeacherView):
         responses={200: AssignmentOut(many=True), **MEMBER_ERRORS},
     )
     def get(self, request: Request, pk: uuid.UUID) -> Response:
-        assignments = service.assignments_of(caller=request.auth, classroom_id=pk)
+        assignments = service.assignments_of(caller=request_caller(request), classroom_id=pk)
         progress = _progress(request, assignments)
         return Response([render_assignment(a, progress.get(a.id)) for a in assignments])
 
@@ -263,7 +263,7 @@ class AssignmentView(APIView):
     )
     def get(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
         assignment = service.assignment_for(
-            caller=request.auth, classroom_id=pk, assignment_id=assignment_id
+            caller=request_caller(request), classroom_id=pk, assignment_id=assignment_id
         )
         progress = _progress(request, [assignment])
         return Response(render_assignment(assignment, progress.get(assignment.id)))
@@ -290,7 +290,7 @@ class AssignmentGamesView(APIView):
     )
     def post(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
         played = service.assignment_game_start(
-            caller=request.auth, classroom_id=pk, assignment_id=assignment_id
+            caller=request_caller(request), classroom_id=pk, assignment_id=assignment_id
         )
         body = render_game(played.game, played.players, played.tokens)
         return Response(body, status=201, headers={
@@ -323,7 +323,7 @@ class AssignmentResultsView(TeacherView):
     def get(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
         self.classroom(request, pk)
         assignment = service.assignment_for(
-            caller=request.auth, classroom_id=pk, assignment_id=assignment_id
+            caller=request_caller(request), classroom_id=pk, assignment_id=assignment_id
         )
         body = render_results(assignment, results.assignment_results(assignment=assignment))
         headers = {}
@@ -334,7 +334,7 @@ class AssignmentResultsView(TeacherView):
 
 def _progress(request: Request, assignments: list[Assignment]) -> dict[uuid.UUID, Progress]:
     """A student's own progress in each assignment; nothing for the teacher."""
-    caller = request.auth
+    caller = request_caller(request)
     if caller is None or caller.student is None:
         return {}
     return service.progress_of(student_id=caller.student.id, assignments=assignments)

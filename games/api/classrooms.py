@@ -30,7 +30,7 @@ from games.api.schema.responses import GameBody
 from games.api.schema.shapes import Bounds, Choice, DateTime, Url, Uuid, serializer_for
 from games.classrooms import services as service
 from games.classrooms.quotas import quota_of
-from games.http.auth import ApiKeyAuthentication
+from games.http.auth import ApiKeyAuthentication, request_caller
 from games.http.problems import problem
 from games.http.strict import (
     StrictCharField,
@@ -352,7 +352,7 @@ class TeacherView(APIView):
     authentication_classes = [ApiKeyAuthentication]
 
     def classroom(self, request: Request, pk: uuid.UUID) -> Classroom:
-        return service.classroom_for_teacher(caller=request.auth, classroom_id=pk)
+        return service.classroom_for_teacher(caller=request_caller(request), classroom_id=pk)
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -582,7 +582,7 @@ class ClassroomGamesView(TeacherView):
         seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
         games = chosen.qs.select_related("student").prefetch_related(seats)
         pages = GamePagination()
-        page = pages.paginate_queryset(games, request, view=self)
+        page: list[Game] = pages.paginate_queryset(games, request, view=self) or []
         return pages.get_paginated_response(
             [render_game(game, list(game.players.all())) for game in page]
         )
@@ -711,7 +711,7 @@ class KeyOwnerView(APIView):
         }},
     )
     def get(self, request: Request) -> Response:
-        caller = request.auth
+        caller = request_caller(request)
         if caller is None:
             raise ServiceError(ProblemCode.NOT_AUTHENTICATED, "send an API key in X-API-Key")
         body: KeyOwnerBody = {

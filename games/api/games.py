@@ -2,9 +2,10 @@
 parse the request, call one service, render the answer."""
 
 import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Now
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -47,14 +48,14 @@ from games.api.schema.responses import (
     TenThousandAnalysisOut,
     TenThousandHintOut,
 )
-from games.http.auth import SeatTokenAuthentication, request_student
+from games.http.auth import SeatTokenAuthentication, request_seat_token, request_student
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game, Player
 from games.play import services
 from games.play.advice import game_hint
 from games.play.analysis import game_analysis
 from games.play.clocks import Clock
-from scoring.commands import Command
+from scoring.commands import Command, Join
 from scoring.match import Seat
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -87,11 +88,13 @@ NOT_MODIFIED = OpenApiResponse(description="Your copy is current (no body).")
 ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The game\'s version, as `"12"`.'}}
 
 
-def with_etag(body: dict[str, Any], status: int = 200, **headers: str) -> Response:
+def with_etag(body: Mapping[str, Any], status: int = 200, **headers: str) -> Response:
     return Response(body, status=status, headers={"ETag": f'"{body["version"]}"', **headers})
 
 
-def move_schema(summary: str, request: Any, description: str, examples: list[OpenApiExample]):  # noqa: ANN201
+def move_schema(
+    summary: str, request: Any, description: str, examples: list[OpenApiExample]
+) -> Callable[[Any], Any]:
     return extend_schema(
         summary=summary,
         description=description,
@@ -141,7 +144,7 @@ class GameViewSet(viewsets.GenericViewSet):
             return [MoveThrottle()]
         return []
 
-    def get_queryset(self):  # noqa: ANN201
+    def get_queryset(self) -> QuerySet[Game]:
         seats = Prefetch("players", queryset=Player.objects.order_by("seat"))
         return (
             Game.objects.select_related("student")
@@ -155,7 +158,7 @@ class GameViewSet(viewsets.GenericViewSet):
         "student's `X-API-Key` the game is the student's (its `classroom` and `student` say "
         "so) and the limits count per key; without one, per client address.",
         request=GameCreateIn,
-        auth=[{"apiKey": []}, {}],
+        auth=[{"apiKey": []}, {}],  # type: ignore[list-item]  # requirements, as drf-spectacular takes them
         responses={201: GameOut, **docs.problems(400, 401, 413, 415, 429, strategy=True)},
         examples=[
             docs.GAME_EXAMPLE,
@@ -199,7 +202,8 @@ class GameViewSet(viewsets.GenericViewSet):
         # Games of an assignment are private until its deadline (``games.play.privacy``).
         public = self.get_queryset().filter(Q(due_at__isnull=True) | Q(due_at__lte=Now()))
         page = self.paginate_queryset(self.filter_queryset(public))
-        return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
+        rows = page or []  # None only for a view that does not page
+        return self.get_paginated_response([render_game(g, list(g.players.all())) for g in rows])
 
     def retrieve(self, request: Request, pk: str) -> Response:
         if "If-None-Match" in request.headers:
@@ -426,13 +430,15 @@ class GameViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
-        joined = services.game_join(game_id=pk, command=_command(JoinIn, request))
+        command = _command(JoinIn, request)
+        assert isinstance(command, Join)  # what JoinIn saves
+        joined = services.game_join(game_id=pk, command=command)
         return _answer(joined, 201)
 
     def _play(self, request: Request, pk: str, body: type[CommandIn]) -> Response:
         played = services.game_play(
             game_id=pk,
-            token=request.auth,
+            token=request_seat_token(request),
             command=_command(body, request),
             if_match=_if_match(request),
             idempotency_key=_idempotency_key(request),

@@ -10,6 +10,7 @@ of the work due are read from the database now.
 
 import hmac
 import os
+from collections.abc import Iterator
 
 from django.conf import settings
 from django.db.models import Count, Min, Q
@@ -35,7 +36,7 @@ class WorkQueue:
     long the longest due has waited (from when it fell due, by the database's clock); and
     deliveries whose worker's lease ran out (the worker died) before they were taken again."""
 
-    def collect(self):  # noqa: ANN201
+    def collect(self) -> Iterator[GaugeMetricFamily]:
         now = db_now()
         due = {
             "clock": Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)

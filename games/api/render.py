@@ -1,13 +1,14 @@
 """The JSON bodies of games, rulesets, events, advice and analysis, built straight from the
 engine's view as plain dicts, each typed as its shape in ``games.api.schema.responses``."""
 
-from typing import Any
+from typing import Any, Literal, cast
 
 from games.api.schema.responses import (
     AdviceBody,
     AdviceOptionBody,
     AnalysisBody,
     CheckedBody,
+    DiceBody,
     EventBody,
     GameBody,
     HintBody,
@@ -18,6 +19,7 @@ from games.api.schema.responses import (
     TenThousandAdviceBody,
     TenThousandAnalysisBody,
     TenThousandHintBody,
+    TurnBody,
     VerdictBody,
 )
 from games.models import Event, Game, Player
@@ -41,9 +43,11 @@ def render_game(
     view = get_ruleset(game.ruleset).view(game.state, options=game.options)
     seats: list[PlayerBody] = []
     for player, shown in zip(players, view.players, strict=True):
-        seat: PlayerBody = {
-            "seat": player.seat, "name": player.name, "computer": player.computer, **shown
-        }
+        # The engine's view of the seat (an untyped dict) completes the shape.
+        seat = cast(
+            "PlayerBody",
+            {"seat": player.seat, "name": player.name, "computer": player.computer, **shown},
+        )
         seat["left"] = bool(view.left and view.left[player.seat])
         if tokens and player.seat in tokens:
             seat["token"] = tokens[player.seat]
@@ -55,13 +59,13 @@ def render_game(
         "status": game.status,
         "ranked": game.ranked,
         "seed": game.seed,
-        "dice": dice_shown(game),
+        "dice": cast("DiceBody", dice_shown(game)),  # the algorithm: one the body names
         "clock": clock_shown(game),
         "open_seats": game.open_seats,
         "version": game.version,
         "round": view.round,
         "current_seat": view.current_seat if game.status == GameStatus.ACTIVE else None,
-        "turn": view.turn,
+        "turn": cast("TurnBody", view.turn),  # the engine's view, an untyped dict
         "choices": view.choices if game.status == GameStatus.ACTIVE else {},
         "players": seats,
         "winners": view.winners,
@@ -70,7 +74,7 @@ def render_game(
         "finished_at": iso_time(game.finished_at) if game.finished_at else None,
         # A student's game: its classroom and the student (one query when not prefetched).
         "classroom": str(game.classroom_id) if game.classroom_id else None,
-        "student": game.student.name if game.student_id else None,
+        "student": game.student.name if game.student is not None else None,
         "assignment": str(game.assignment_id) if game.assignment_id else None,
         "assignment_game": game.assignment_game,
     }
@@ -87,7 +91,7 @@ def render_record(record: GameRecord) -> RecordBody:
         "players": [
             {"seat": p.seat, "name": p.name, "computer": p.computer} for p in record.players
         ],
-        "dice": dice_shown(game),
+        "dice": cast("DiceBody", dice_shown(game)),
         "events": [render_event(event) for event in record.events],
         "status": game.status,
         "totals": view.totals,
@@ -128,7 +132,9 @@ def render_ruleset(ruleset: Ruleset) -> RulesetBody:
     }
 
 
-JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
+JSON_TYPES: dict[type, Literal["string", "integer", "boolean"]] = {
+    str: "string", int: "integer", bool: "boolean"
+}
 
 
 def render_option(option: Option) -> OptionBody:
@@ -170,17 +176,19 @@ def render_advice(advice: Advice) -> AdviceBody:
 
 
 def _advice_option(option: dict[str, Any]) -> AdviceOptionBody:
-    return {**option, "expected_final": round(option["expected_final"], 4)}
+    rounded = {**option, "expected_final": round(option["expected_final"], 4)}
+    return cast("AdviceOptionBody", rounded)
 
 
 def render_ten_thousand_advice(advice: TenThousandAdvice) -> TenThousandAdviceBody:
     """Every option with its value, unrounded (exact to 1e-9), best first."""
-    return {
+    body = {
         "method": advice.method,
         "objective": advice.objective,
         "best": advice.best,
         "options": [{"option": option, "value": value} for option, value in advice.options],
     }
+    return cast("TenThousandAdviceBody", body)  # method and objective: ones the body names
 
 
 def render_hint(hint: Hint) -> HintBody | TenThousandHintBody:
@@ -193,7 +201,7 @@ def render_hint(hint: Hint) -> HintBody | TenThousandHintBody:
         "seat": hint.seat,
         "method": "heuristic",
         "expected_final": None,
-        "best": hint.move,
+        "best": cast("AdviceOptionBody | None", hint.move),
         "options": [],
     }
 
@@ -218,15 +226,15 @@ def render_analysis(result: GameAnalysis) -> AnalysisBody | TenThousandAnalysisB
         for seat in analysis.seats
     ]
     decisions = [decision.as_dict() for decision in analysis.decisions]
+    # The engine's seats and decisions (untyped dicts) are the bodies' shapes.
     if isinstance(analysis, TenThousandAnalysis):
-        return {
+        body = {
             "method": analysis.method,
             "objective": analysis.objective,
-            "seats": seats,  # type: ignore[typeddict-item]
-            "decisions": decisions,  # type: ignore[typeddict-item]
+            "seats": seats,
+            "decisions": decisions,
         }
-    return {
-        "method": analysis.method,
-        "seats": seats,  # type: ignore[typeddict-item]
-        "decisions": decisions,  # type: ignore[typeddict-item]
-    }
+        return cast("TenThousandAnalysisBody", body)
+    return cast(
+        "AnalysisBody", {"method": analysis.method, "seats": seats, "decisions": decisions}
+    )

@@ -1,6 +1,6 @@
 """Request bodies and query strings, validated strictly. No rules here: the engine owns them."""
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
@@ -57,7 +57,7 @@ class DiceField(serializers.ListField):
 
     fewest, most = 1, 6
 
-    def fail(self, key: str, **kwargs: Any) -> None:
+    def fail(self, key: str, **kwargs: Any) -> NoReturn:
         if key == "required":
             raise serializers.ValidationError("give the dice", code=ProblemCode.INVALID_DICE)
         super().fail(key, **kwargs)
@@ -316,7 +316,7 @@ class BoxField(StrictCharField):
     """A box id of some ruleset (whether the game's ruleset has it is the engine's check);
     any other string, or none at all, is ``unknown_category``, as the contract names it."""
 
-    def fail(self, key: str, **kwargs: Any) -> None:
+    def fail(self, key: str, **kwargs: Any) -> NoReturn:
         if key == "required":
             raise serializers.ValidationError(
                 "name the box to fill", code=ProblemCode.UNKNOWN_CATEGORY
@@ -333,7 +333,7 @@ class BoxField(StrictCharField):
 
 
 class ScoreBoxIn(CommandIn):
-    command = Score
+    command: ClassVar[type[Command]] = Score
     category = BoxField(help_text="A box id of the game's ruleset (see /api/v1/rulesets/).")
 
 

@@ -19,7 +19,7 @@ from games.api.schema.responses import AdviceOut, RulesetOut, ScoreOut, TenThous
 from games.http.throttles import AdviceThrottle
 from games.play.advice import ten_thousand_advice
 from games.play.strategy import strategy_load
-from scoring import RULESETS
+from scoring import RULESETS, Ruleset
 from scoring.strategy import advise_with
 from scoring.tenthousand import TenThousand
 
@@ -128,7 +128,7 @@ class RulesetViewSet(viewsets.ViewSet):
         given = AdviceIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        answer = advise_with(
+        advice = advise_with(
             strategy_load(
                 ruleset_id=ruleset.id, options=ruleset.validate_options(data["options"])
             ),
@@ -137,10 +137,10 @@ class RulesetViewSet(viewsets.ViewSet):
             data.get("dice"),
             data.get("rolls_left"),
         )
-        return Response(render_advice(answer))
+        return Response(render_advice(advice))
 
 
-def _ruleset(ruleset_id: str):  # noqa: ANN202
+def _ruleset(ruleset_id: str) -> Ruleset:
     if ruleset_id not in RULESETS:
         raise NotFound(f"no ruleset {ruleset_id!r}")
     return RULESETS[ruleset_id]

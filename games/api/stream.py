@@ -41,6 +41,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.api import visibility
 from games.api.render import render_event
+from games.api.schema.responses import EventBody
 from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.problems import problem_response
@@ -103,7 +104,7 @@ class Progress:
 
     over: bool  # the game is finished or abandoned: its log will not grow
     last_seq: int  # the seq of the game's last event
-    events: list[dict[str, Any]]  # rendered, oldest first, at most BATCH of them
+    events: list[EventBody]  # rendered, oldest first, at most BATCH of them
 
 
 def _read(game_id: uuid.UUID, after: int) -> Progress | None:

@@ -14,7 +14,7 @@ from games.api.render import iso_time
 from games.api.schema import docs
 from games.api.schema.shapes import Choice, DateTime, Url, Uuid, serializer_for
 from games.hooks import services
-from games.http.auth import ApiKeyAuthentication
+from games.http.auth import ApiKeyAuthentication, request_caller
 from games.http.strict import StrictSerializer
 from games.models import Delivery, Webhook
 
@@ -96,7 +96,8 @@ class KeyView(APIView):
 
     @staticmethod
     def key_id(request: Request) -> int | None:
-        return request.auth.key_id if request.auth is not None else None
+        caller = request_caller(request)
+        return caller.key_id if caller is not None else None
 
 
 class WebhooksView(KeyView):

@@ -58,6 +58,19 @@ class ApiKeyAuthentication(BaseAuthentication):
         return 'ApiKey header="X-API-Key"'
 
 
+def request_caller(request: Request) -> Caller | None:
+    """Who the request's key names (``ApiKeyAuthentication``), or None for no key.
+    (``request.auth`` is whatever the view's authentication gave: typed as that here.)"""
+    auth = request.auth
+    return auth if isinstance(auth, Caller) else None
+
+
+def request_seat_token(request: Request) -> str | None:
+    """The bearer token ``SeatTokenAuthentication`` read, or None for none."""
+    auth = request.auth
+    return auth if isinstance(auth, str) else None
+
+
 def request_student(request: Request) -> Student | None:
     """The student whose key the request carries, if any: their new games are theirs."""
     caller = getattr(request._request, "caller", None)

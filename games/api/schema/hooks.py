@@ -15,6 +15,7 @@ from games.api.schema.docs import WHEN
 from games.api.schema.enums import EVENT_TYPES
 from games.api.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 from scoring import RULESETS, Ruleset
+from scoring.boxgame import BoxGame
 from scoring.strategy import SUPPORTED
 from scoring.tenthousand import TenThousand
 
@@ -176,6 +177,7 @@ def tell_answers_apart(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 def _advice_body(generic: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     if isinstance(ruleset, TenThousand):
         return variants.ten_thousand_advice_body(generic, ruleset)
+    assert isinstance(ruleset, BoxGame)  # every ruleset but Ten Thousand fills boxes
     return variants.advice_body(generic, ruleset)
 
 
