@@ -26,7 +26,7 @@ class HealthView(APIView):
         try:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT 1")
-        except Exception:  # any database failure means the service cannot serve
+        except Exception:  # noqa: BLE001 - any database failure means the service cannot serve
             body = problem(ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
             return Response(
                 body | {"database": "unavailable"},

@@ -267,7 +267,7 @@ class ProblemRenderer(JSONRenderer):
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     body = _body_for(exc)
     if body is None:
-        logger.exception("unexpected error", exc_info=exc)
+        logger.error("unexpected error", exc_info=exc)
         body = problem(
             ProblemCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
         )

@@ -248,7 +248,7 @@ def advise_with(
     bonus = _check_count(yahtzee_bonus, "yahtzee_bonus", 0)
     banked = ruleset.seat_view(card, bonus)["total"]
     index, f, u, to_come = _position(strategy, card, bonus)
-    answer = dict(ruleset=ruleset.id, rule_options=dict(m.options), banked=banked)
+    answer = {"ruleset": ruleset.id, "rule_options": dict(m.options), "banked": banked}
     if dice is None or all(value is not None for value in card.values()):
         return Advice(**answer, expected_final=banked + to_come, best=None)
     dice = check_dice(dice, ruleset.dice)

@@ -169,7 +169,7 @@ class BoxModel:
     # -- cards and states ----------------------------------------------------------------
 
     def blank_card(self) -> Card:
-        return {box_id: None for box_id in self.box_ids}
+        return dict.fromkeys(self.box_ids)
 
     def card(self, mask: int, f: int) -> Card:
         """A card standing for state (``mask``, ``f``): filled boxes hold 0, except that the

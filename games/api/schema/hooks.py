@@ -287,8 +287,10 @@ CREATED_LINKS = {
     "JoinGame": ("games_join_create", "Take an open seat of it.", False),
     "StartGame": (
         "games_start_create",
-        "Its first seat, if a person, starts it with the token shown here (a game that "
-        "waits for open seats).",
+        (
+            "Its first seat, if a person, starts it with the token shown here (a game that "
+            "waits for open seats)."
+        ),
         True,
     ),
     "LeaveGame": (
