@@ -1,7 +1,7 @@
 # The two commands:
 #   make run    serve the API on http://127.0.0.1:$(PORT)/ (SQLite file db.sqlite3 by default),
 #               after building the optimal-strategy tables it offers (once, kept on disk)
-#   make test   lint, check for missing migrations, run the whole test suite (in parallel)
+#   make test   lint, type-check, check for missing migrations, run the whole test suite (in parallel)
 #   make bench  the load benchmark against the local PostgreSQL (see docs/benchmark.md)
 # Both need only python3 (3.11 or newer): the first call makes .venv and installs the project;
 # later calls reinstall only when pyproject.toml has changed. DATABASE_URL, if set, picks the
@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := run
-.PHONY: run test lint install clean schema-check bench
+.PHONY: run test lint typecheck install clean schema-check bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,12 +50,17 @@ run: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 
+# mypy with the Django and DRF stubs over config/, games/ and scoring/ (settings in
+# pyproject.toml). Its cache (.mypy_cache) makes a run after a small change take seconds.
+typecheck: $(INSTALLED)
+	$(BIN)/mypy
+
 # The suite runs in TEST_WORKERS processes (pytest-xdist; auto: one per core). Tests that share
 # a server stay in one process (--dist loadgroup, with the groups of tests/conftest.py), so
 # each server starts once; each process has a test database of its own.
 TEST_WORKERS ?= auto
 
-test: lint
+test: lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@command -v chromium >/dev/null 2>&1 || echo "NOTE: Chromium not found: the browser tests" \
 		"(tests/live/browser, marker 'browser') will be SKIPPED. Install it: apt-get install chromium"
@@ -74,7 +79,7 @@ schema-check: $(INSTALLED)
 		&& REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npm run --silent check
 
 clean:
-	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
 
 # The load benchmark: the service as docker-compose.yml runs it, on a fresh database of the
 # PostgreSQL server BENCH_POSTGRES names; needs wrk (apt-get install wrk). Pass options in

@@ -1,7 +1,7 @@
 """The rules of the dice games, free of any framework: state in, state out."""
 
 from .dice import Dice, DiceSource, Rng, SequentialDice, secure_rng, seeded_rng
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 from .registry import RULESETS, get_ruleset
 from .ruleset import Category, Entry, Event, Option, Outcome, Ruleset, View
 from .verifiable import (
@@ -15,7 +15,7 @@ from .verifiable import (
 
 __all__ = [
     "RULESETS", "Category", "DerivedDice", "Dice", "DiceSource", "Entry", "Event", "Option",
-    "Outcome", "Rng", "RuleError", "Ruleset", "SequentialDice", "View", "check_client_seed",
-    "commitment", "get_ruleset", "new_client_seed", "new_secret", "secure_rng", "seeded_rng",
-    "seeded_secret",
+    "Outcome", "ProblemCode", "Rng", "RuleError", "Ruleset", "SequentialDice", "View",
+    "check_client_seed", "commitment", "get_ruleset", "new_client_seed", "new_secret",
+    "secure_rng", "seeded_rng", "seeded_secret",
 ]

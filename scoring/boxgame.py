@@ -13,7 +13,7 @@ from typing import Any
 
 from .commands import Command, Hold, Roll, Score, Scratch
 from .dice import DiceSource, check_dice, check_indices
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best_seats
 
 Card = dict[str, int | None]
@@ -39,7 +39,7 @@ class BoxGame(Ruleset):
     moves = frozenset({Roll, Hold, Score, Scratch})
 
     @property
-    def categories(self) -> tuple[Category, ...]:  # type: ignore[override]
+    def categories(self) -> tuple[Category, ...]:  # type: ignore[override]  # read, never set
         return self.boxes
 
     # -- hooks -------------------------------------------------------------------------
@@ -128,7 +128,7 @@ class BoxGame(Ruleset):
         match command:
             case Roll(set_aside=set_aside) if set_aside is not None:
                 raise RuleError(
-                    "invalid",
+                    ProblemCode.INVALID,
                     f"{self.name} holds dice: send hold, not set_aside",
                     field="set_aside",
                 )
@@ -142,7 +142,9 @@ class BoxGame(Ruleset):
     def _set_held(self, state: State, hold: object) -> list[int]:
         indices = check_indices(hold, self.dice)
         if indices and state["dice"] is None:
-            raise RuleError("roll_first", "there are no dice to hold before the first roll")
+            raise RuleError(
+                ProblemCode.ROLL_FIRST, "there are no dice to hold before the first roll"
+            )
         state["held"] = [i in indices for i in range(self.dice)]
         return indices
 
@@ -150,7 +152,7 @@ class BoxGame(Ruleset):
         state = outcome.state
         seat = state["current"]
         if self.rolls_left(state) <= 0:
-            raise RuleError("no_rolls_left", "no rolls are left this turn: fill a box")
+            raise RuleError(ProblemCode.NO_ROLLS_LEFT, "no rolls are left this turn: fill a box")
         if hold is not None:
             self._set_held(state, hold)
         if state["dice"] is None:
@@ -169,12 +171,14 @@ class BoxGame(Ruleset):
         state = outcome.state
         indices = check_indices(hold, self.dice)
         if state["dice"] is None:
-            raise RuleError("roll_first", "there are no dice to hold before the first roll")
+            raise RuleError(
+                ProblemCode.ROLL_FIRST, "there are no dice to hold before the first roll"
+            )
         # States saved before the count was kept have none: their turn counts from here.
         holds = state.get("holds", 0)
         if holds >= MOST_HOLDS:
             raise RuleError(
-                "too_many_holds",
+                ProblemCode.TOO_MANY_HOLDS,
                 f"a turn takes at most {MOST_HOLDS} hold moves: roll or fill a box",
             )
         self._set_held(state, indices)
@@ -184,7 +188,8 @@ class BoxGame(Ruleset):
     def check_category(self, category: object) -> str:
         if not isinstance(category, str) or category not in {box.id for box in self.boxes}:
             raise RuleError(
-                "unknown_category", f"{self.name} has no box {category!r}", field="category"
+                ProblemCode.UNKNOWN_CATEGORY,
+                f"{self.name} has no box {category!r}", field="category"
             )
         return category
 
@@ -197,14 +202,15 @@ class BoxGame(Ruleset):
         card = state["cards"][seat]
         dice = state["dice"]
         if dice is None:
-            raise RuleError("roll_first", "roll the dice before filling a box")
+            raise RuleError(ProblemCode.ROLL_FIRST, "roll the dice before filling a box")
         if card[category] is not None:
-            raise RuleError("category_filled", f"the {category} box is already filled")
+            raise RuleError(ProblemCode.CATEGORY_FILLED, f"the {category} box is already filled")
         legal = self.legal(card, dice, options)
         if category not in legal:
             allowed = ", ".join(legal)
             raise RuleError(
-                "category_not_allowed", f"with these dice only these boxes may be filled: {allowed}"
+                ProblemCode.CATEGORY_NOT_ALLOWED,
+                f"with these dice only these boxes may be filled: {allowed}"
             )
         points = 0 if scratch else legal[category]
         bonus = self.fill_bonus(card, dice, options, state["bonus"][seat])
@@ -260,16 +266,18 @@ class BoxGame(Ruleset):
             return card
         if not isinstance(given, Mapping):
             raise RuleError(
-                "invalid", "scorecard must map boxes to points or null", field="scorecard"
+                ProblemCode.INVALID, "scorecard must map boxes to points or null", field="scorecard"
             )
         for key, value in given.items():
             if key not in card:
                 raise RuleError(
-                    "unknown_category", f"{self.name} has no box {key!r}", field=f"scorecard.{key}"
+                    ProblemCode.UNKNOWN_CATEGORY,
+                    f"{self.name} has no box {key!r}", field=f"scorecard.{key}"
                 )
             if value is not None and (type(value) is not int or value < 0):
                 raise RuleError(
-                    "invalid", f"scorecard.{key} must be a whole number of points or null",
+                    ProblemCode.INVALID,
+                    f"scorecard.{key} must be a whole number of points or null",
                     field=f"scorecard.{key}",
                 )
             card[key] = value

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -27,12 +27,12 @@ class Rng(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-def secure_rng() -> Rng:
+def secure_rng() -> random.Random:
     """The operating system's random source, for unseeded games."""
     return secrets.SystemRandom()
 
 
-def seeded_rng(seed: int, step: int) -> Rng:
+def seeded_rng(seed: int, step: int) -> random.Random:
     """A generator for one move of a seeded game.
 
     ``step`` is the game's version when the move starts, which the same moves always
@@ -66,7 +66,7 @@ Dice = Rng | DiceSource
 def dice_source(dice: Dice) -> DiceSource:
     # An Rng has no ``throw``. (Asked on every move: a runtime Protocol check takes about
     # 5 microseconds, this attribute test well under one.)
-    return cast(DiceSource, dice) if hasattr(dice, "throw") else SequentialDice(cast(Rng, dice))
+    return cast(DiceSource, dice) if hasattr(dice, "throw") else SequentialDice(dice)
 
 
 def check_dice(dice: object, count: int) -> list[int]:
@@ -77,7 +77,8 @@ def check_dice(dice: object, count: int) -> list[int]:
         or not all(type(d) is int and 1 <= d <= 6 for d in dice)
     ):
         raise RuleError(
-            "invalid_dice", f"dice must be a list of {count} faces from 1 to 6", field="dice"
+            ProblemCode.INVALID_DICE,
+            f"dice must be a list of {count} faces from 1 to 6", field="dice"
         )
     return list(dice)
 
@@ -85,13 +86,17 @@ def check_dice(dice: object, count: int) -> list[int]:
 def check_indices(indices: object, count: int, *, field: str = "hold") -> list[int]:
     """Validate dice positions: distinct whole numbers from 0 to ``count - 1``."""
     if not isinstance(indices, list | tuple) or not all(type(i) is int for i in indices):
-        raise RuleError("invalid_dice", f"{field} must be a list of dice positions", field=field)
+        raise RuleError(
+            ProblemCode.INVALID_DICE, f"{field} must be a list of dice positions", field=field
+        )
     if any(not 0 <= i < count for i in indices):
         raise RuleError(
-            "invalid_dice", f"dice positions run from 0 to {count - 1}", field=field
+            ProblemCode.INVALID_DICE, f"dice positions run from 0 to {count - 1}", field=field
         )
     if len(set(indices)) != len(indices):
-        raise RuleError("invalid_dice", f"{field} names a die more than once", field=field)
+        raise RuleError(
+            ProblemCode.INVALID_DICE, f"{field} names a die more than once", field=field
+        )
     return sorted(indices)
 
 

@@ -1,6 +1,6 @@
 """Small facts about a set of dice, shared by the box scorers."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .dice import counts
 
@@ -8,7 +8,7 @@ UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 UPPER_NAMES = ("Ones", "Twos", "Threes", "Fours", "Fives", "Sixes")
 
 
-def face_sum(face: int):
+def face_sum(face: int) -> Callable[[Sequence[int]], int]:
     def score(dice: Sequence[int]) -> int:
         return face * sum(1 for d in dice if d == face)
 

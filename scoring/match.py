@@ -19,7 +19,7 @@ from typing import Any
 
 from .commands import Command, Join, Leave, Start
 from .dice import Dice, Rng
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 from .ruleset import Event, Outcome, Ruleset, State
 
 
@@ -109,7 +109,7 @@ class Match:
     def abandon(self, state: State, *, by: str) -> Outcome:
         """Mark a game that is not over as abandoned (nobody plays it any more)."""
         if status(state) not in (GameStatus.WAITING, GameStatus.ACTIVE):
-            raise RuleError("game_not_active", f"the game is {status(state)} already")
+            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {status(state)} already")
         outcome = Outcome(state=copy.deepcopy(state))
         outcome.state["abandoned"] = True
         outcome.events.append(Event("abandoned", None, {"by": by}))
@@ -120,7 +120,7 @@ class Match:
     def _join(self, state: State, name: str, *, dice: Dice, mind: Rng) -> Outcome:
         now = status(state)
         if now == GameStatus.ACTIVE:
-            raise RuleError("game_full", "every seat of this game is taken")
+            raise RuleError(ProblemCode.GAME_FULL, "every seat of this game is taken")
         _require(state, GameStatus.WAITING)
         joined = replace(self, seats=[*self.seats, Seat(name)])
         seat = len(self.seats)
@@ -135,7 +135,9 @@ class Match:
 
     def _start(self, state: State, seat: int | None) -> Outcome:
         if status(state) != GameStatus.WAITING:
-            raise RuleError("game_not_active", f"the game is {status(state)}, not waiting")
+            raise RuleError(
+                ProblemCode.GAME_NOT_ACTIVE, f"the game is {status(state)}, not waiting"
+            )
         outcome = Outcome(state=copy.deepcopy(state))
         outcome.state["open_seats"] = 0
         outcome.events.append(Event("started", seat, {"seats": len(self.seats)}))
@@ -182,4 +184,4 @@ class Match:
 def _require(state: State, wanted: GameStatus) -> None:
     now = status(state)
     if now != wanted:
-        raise RuleError("game_not_active", f"the game is {now}")
+        raise RuleError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {now}")

@@ -3,15 +3,15 @@ types, read from a JSON document (:func:`parse`) and stated as a JSON Schema (:f
 so that the two cannot disagree. What a record says is judged by ``scoring.records``."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 from .match import GameStatus, Seat
 from .registry import RULESETS
 from .ruleset import Ruleset
 from .verifiable import ALGORITHMS, check_client_seed
 
-FORMAT = "dice-games-record/1"
+FORMAT: Final = "dice-games-record/1"
 # Each logged move costs one engine move; a megabyte of JSON holds fewer events than this.
 MOST_EVENTS = 20_000
 
@@ -20,7 +20,7 @@ class NotARecord(RuleError):
     """The document is not a game record at all: refused (``invalid``), not judged."""
 
     def __init__(self, where: str, detail: str) -> None:
-        super().__init__("invalid", f"{where} {detail}", field=where)
+        super().__init__(ProblemCode.INVALID, f"{where} {detail}", field=where)
 
 
 @dataclass(frozen=True)

@@ -214,9 +214,9 @@ def _command(event: Logged, *, holds: bool) -> Command | None:
         case "held":
             return Hold(hold=_positions(data.get("held")))
         case "scored":
-            return Score(category=data.get("category"))  # type: ignore[arg-type]
+            return Score(category=data.get("category"))  # type: ignore[arg-type]  # the log's value as written: the engine refuses a wrong one
         case "scratched":
-            return Scratch(category=data.get("category"))  # type: ignore[arg-type]
+            return Scratch(category=data.get("category"))  # type: ignore[arg-type]  # the log's value as written: the engine refuses a wrong one
         case "passed":
             return Pass()
         case "left":
@@ -224,7 +224,7 @@ def _command(event: Logged, *, holds: bool) -> Command | None:
         case "started":
             return Start()
         case "joined":
-            return Join(name=data.get("name"))  # type: ignore[arg-type]
+            return Join(name=data.get("name"))  # type: ignore[arg-type]  # the log's value as written: the engine refuses a wrong one
         case "abandoned":
             return None
     raise _Stop(Problem(event.seq, "illegal_move", f"no move writes an event {event.type!r}"))
@@ -232,7 +232,7 @@ def _command(event: Logged, *, holds: bool) -> Command | None:
 
 def _positions(value: object) -> tuple[int, ...]:
     # The engine checks the positions themselves; anything else than a list fails there.
-    return tuple(value) if isinstance(value, list) else value  # type: ignore[return-value]
+    return tuple(value) if isinstance(value, list) else value  # type: ignore[return-value]  # see above
 
 
 # -- the replay ----------------------------------------------------------------------------
@@ -277,7 +277,9 @@ def _replay(
             if not isinstance(move.command, Join) and move.seat not in (None, *seated):
                 raise _Stop(Problem(move.seq, "illegal_move", f"there is no seat {move.seat}"))
             if move.command is None:
-                outcome = match.abandon(state, by=events[move.seq - 1].data.get("by"))
+                # Who abandoned it, as the log says: the event replayed must match it.
+                by = events[move.seq - 1].data.get("by")
+                outcome = match.abandon(state, by=by)  # type: ignore[arg-type]  # compared below
             else:
                 outcome = match.play(
                     state, seat=move.seat, command=move.command, dice=dice, mind=NO_MIND

@@ -1,6 +1,6 @@
 """Every ruleset the service offers, by id."""
 
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 from .ruleset import Ruleset
 from .tenthousand import TenThousand
 from .yahtzee import Yahtzee
@@ -15,9 +15,10 @@ RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (
 
 def get_ruleset(ruleset_id: object) -> Ruleset:
     try:
-        return RULESETS[ruleset_id]  # type: ignore[index]
+        return RULESETS[ruleset_id]  # type: ignore[index]  # any value asked; refused below
     except (KeyError, TypeError):
         known = ", ".join(RULESETS)
         raise RuleError(
-            "unknown_ruleset", f"no ruleset {ruleset_id!r}; known: {known}", field="ruleset"
+            ProblemCode.UNKNOWN_RULESET,
+            f"no ruleset {ruleset_id!r}; known: {known}", field="ruleset"
         ) from None

@@ -9,11 +9,11 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .commands import Command
 from .dice import Dice, DiceSource, dice_source
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 
 State = dict[str, Any]
 
@@ -22,7 +22,7 @@ State = dict[str, Any]
 class Category:
     id: str
     name: str
-    section: str
+    section: Literal["upper", "lower"]
     description: str
 
 
@@ -53,7 +53,8 @@ class Option:
             or not self._within_bounds(value)
         ):
             raise RuleError(
-                "invalid", f"option {self.id!r} takes {self.allowed()}", field=f"options.{self.id}"
+                ProblemCode.INVALID,
+                f"option {self.id!r} takes {self.allowed()}", field=f"options.{self.id}"
             )
         return value
 
@@ -145,7 +146,8 @@ class Ruleset(ABC):
         for name in given:
             if name not in known:
                 raise RuleError(
-                    "invalid", f"{self.id} has no option {name!r}", field=f"options.{name}"
+                    ProblemCode.INVALID,
+                    f"{self.id} has no option {name!r}", field=f"options.{name}"
                 )
         return {
             option.id: option.check(given[option.id]) if option.id in given else option.default
@@ -155,7 +157,7 @@ class Ruleset(ABC):
     def check_seats(self, seats: int) -> None:
         if not self.min_players <= seats <= self.max_players:
             raise RuleError(
-                "invalid",
+                ProblemCode.INVALID,
                 f"{self.name} takes {self.min_players} to {self.max_players} players",
                 field="players",
             )
@@ -187,11 +189,11 @@ class Ruleset(ABC):
         ``Rng`` drawn in order.
         """
         if type(command) not in self.moves:
-            raise RuleError("invalid", f"{self.name} has no {command.action!r} move")
+            raise RuleError(ProblemCode.INVALID, f"{self.name} has no {command.action!r} move")
         if state["finished"]:
-            raise RuleError("game_not_active", "the game is over")
+            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
         if seat != state["current"]:
-            raise RuleError("not_your_turn", f"it is seat {state['current']}'s turn")
+            raise RuleError(ProblemCode.NOT_YOUR_TURN, f"it is seat {state['current']}'s turn")
         outcome = Outcome(state=copy.deepcopy(state))
         self.play(outcome, command=command, options=options, dice=dice_source(rng))
         return outcome
@@ -223,9 +225,9 @@ class Ruleset(ABC):
         so does the last seat leaving.
         """
         if state["finished"]:
-            raise RuleError("game_not_active", "the game is over")
+            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
         if state["left"][seat]:
-            raise RuleError("not_your_turn", f"seat {seat} has left the game")
+            raise RuleError(ProblemCode.NOT_YOUR_TURN, f"seat {seat} has left the game")
         outcome = Outcome(state=copy.deepcopy(state))
         outcome.state["left"][seat] = True
         outcome.events.append(Event("left", seat, {}))

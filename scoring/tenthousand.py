@@ -48,7 +48,7 @@ from typing import Any, NamedTuple
 
 from .commands import Bank, Command, Pass, Roll
 from .dice import FACES, DiceSource, check_indices, counts
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 from .ruleset import Entry, Event, Option, Outcome, Ruleset, State, View, best_seats
 
 DICE = 6
@@ -235,7 +235,7 @@ class TenThousand(Ruleset):
         ):
             if options[name] > most:
                 raise RuleError(
-                    "invalid",
+                    ProblemCode.INVALID,
                     f"a game of computers only is played at once: its {name} is at most {most}",
                     field=f"options.{name}",
                 )
@@ -316,7 +316,7 @@ class TenThousand(Ruleset):
                 self._pass(outcome, options)
             case Roll(hold=hold) if hold is not None:
                 raise RuleError(
-                    "invalid", f"{self.name} sets dice aside: send set_aside, not hold",
+                    ProblemCode.INVALID, f"{self.name} sets dice aside: send set_aside, not hold",
                     field="hold",
                 )
             # Positions are checked before the turn state: a malformed request is always 400.
@@ -330,16 +330,18 @@ class TenThousand(Ruleset):
         """Set aside the dice at ``chosen`` (a selection of the last throw's free dice)."""
         state = outcome.state
         if not chosen:
-            raise RuleError("not_scoring", "set aside at least one scoring die of the last throw")
+            raise RuleError(
+                ProblemCode.NOT_SCORING, "set aside at least one scoring die of the last throw"
+            )
         earlier = [i for i in chosen if state["set_aside"][i]]
         if earlier:
             raise RuleError(
-                "not_scoring", f"dice {earlier} were set aside earlier in the turn"
+                ProblemCode.NOT_SCORING, f"dice {earlier} were set aside earlier in the turn"
             )
         points = selection_value([state["dice"][i] for i in chosen])
         if points is None:
             raise RuleError(
-                "not_scoring",
+                ProblemCode.NOT_SCORING,
                 "every die set aside must belong to a scoring combination "
                 "(a 1, a 5, three or more of a kind, or 1-2-3-4-5-6)",
             )
@@ -358,7 +360,8 @@ class TenThousand(Ruleset):
         if state["dice"] is None:
             if chosen:
                 raise RuleError(
-                    "roll_first", "the turn's first throw throws all six dice: nothing to set aside"
+                    ProblemCode.ROLL_FIRST,
+                    "the turn's first throw throws all six dice: nothing to set aside"
                 )
             state["dice"] = [0] * DICE
             state["set_aside"] = [False] * DICE
@@ -389,12 +392,12 @@ class TenThousand(Ruleset):
         state = outcome.state
         seat = state["current"]
         if state["dice"] is None:
-            raise RuleError("roll_first", "throw the dice before banking")
+            raise RuleError(ProblemCode.ROLL_FIRST, "throw the dice before banking")
         self._set_aside(outcome, chosen)
         points = state["turn_points"]
         if points < options["bank_minimum"]:
             raise RuleError(
-                "bank_too_low",
+                ProblemCode.BANK_TOO_LOW,
                 f"a turn score of {points} cannot be banked: "
                 f"at least {options['bank_minimum']} is needed",
             )
@@ -451,7 +454,7 @@ class TenThousand(Ruleset):
             or not all(type(face) is int and 1 <= face <= 6 for face in faces)
         ):
             raise RuleError(
-                "invalid_dice", f"dice must be a list of 1 to {DICE} faces from 1 to 6",
+                ProblemCode.INVALID_DICE, f"dice must be a list of 1 to {DICE} faces from 1 to 6",
                 field="dice",
             )
         points = selection_value(faces)

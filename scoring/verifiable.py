@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .errors import RuleError
+from .errors import ProblemCode, RuleError
 
 SECRET_BYTES = 32
 CLIENT_SEED_LENGTH = 64
@@ -75,7 +75,7 @@ def check_client_seed(value: object) -> str:
         or not all(" " <= char <= "~" and char != ":" for char in value)
     ):
         raise RuleError(
-            "invalid",
+            ProblemCode.INVALID,
             f"client_seed must be 1 to {CLIENT_SEED_LENGTH} printable ASCII characters "
             "without a colon",
             field="client_seed",

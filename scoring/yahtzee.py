@@ -1,6 +1,6 @@
 """Official Yahtzee (``docs/rules/yahtzee.md``), with its Joker and Yahtzee bonus house rules."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .boxgame import Box, BoxGame, Card
@@ -13,7 +13,7 @@ JOKER_POINTS = {"full_house": 25, "small_straight": 30, "large_straight": 40}
 YAHTZEE_BONUS = 100
 
 
-def of_a_kind(n: int):
+def of_a_kind(n: int) -> Callable[[Sequence[int]], int]:
     def score(dice: Sequence[int]) -> int:
         return sum(dice) if most_of_a_kind(dice) >= n else 0
 

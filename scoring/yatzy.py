@@ -96,7 +96,8 @@ def lower(box_id: str, name: str, description: str, score: Scorer) -> Box:
     return Box(box_id, name, "lower", description, score)
 
 
-YATZY_BOXES = UPPER + (
+YATZY_BOXES = (
+    *UPPER,
     lower("one_pair", "One pair", "Sum of the two dice of the highest pair.", one_pair),
     lower("two_pairs", "Two pairs", "Sum of two pairs of different faces.", pairs(2)),
     lower("three_of_a_kind", "Three of a kind", "Sum of three dice showing the same face.",
@@ -112,7 +113,8 @@ YATZY_BOXES = UPPER + (
     lower("yatzy", "Yatzy", "50 if all five dice show the same face.", all_alike(50)),
 )
 
-MAXI_BOXES = UPPER + (
+MAXI_BOXES = (
+    *UPPER,
     lower("one_pair", "One pair", "Sum of the two dice of the highest pair.", one_pair),
     lower("two_pairs", "Two pairs", "Sum of the best two pairs of different faces.", pairs(2)),
     lower("three_pairs", "Three pairs", "Sum of all six dice for three pairs of different faces.",

@@ -76,7 +76,7 @@ def redis_available() -> bool:
         import redis
 
         return bool(redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=0.5).ping())
-    except Exception:  # no server, or no client library: use the database cache
+    except Exception:  # noqa: BLE001 - no server, or no client library: the database cache
         return False
 
 
@@ -111,7 +111,7 @@ def strategy_tables() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def isolated_cache(settings) -> None:  # noqa: ANN001
+def isolated_cache(settings) -> None:
     from games.http.limits import forget_clean
 
     settings.CACHES = caches_for(f"test-{secrets.token_hex(6)}")

@@ -83,7 +83,7 @@ class FormFields(HTMLParser):
         attr = {key: value or "" for key, value in attrs}
         if tag == "form" and attr.get("id") == "game_form":
             self._in_form = True
-        if not self._in_form or not attr.get("name") and tag != "option":
+        if not self._in_form or (not attr.get("name") and tag != "option"):
             return
         if tag == "input":
             kind = attr.get("type", "text")

@@ -78,7 +78,7 @@ def test_web_builds_the_strategy_tables_into_a_volume_before_gunicorn_starts(
     build = command.index("manage.py build_strategy &&")
     assert command.index("manage.py migrate") < build < command.index("gunicorn config.asgi")
     folder = web["environment"]["STRATEGY_DIR"]
-    volume, _, target = next(v for v in web["volumes"] if v.endswith(f":{folder}")).partition(":")
+    volume, _, _target = next(v for v in web["volumes"] if v.endswith(f":{folder}")).partition(":")
     assert volume in compose["volumes"], "the tables outlive the container: built once"
 
 

@@ -42,7 +42,7 @@ def fast_render(data: object, accepted: str | None = None) -> bytes | type:
 
 @settings(max_examples=400, deadline=None)
 @given(values)
-def test_any_answer_is_written_as_drf_writes_it(data) -> None:  # noqa: ANN001
+def test_any_answer_is_written_as_drf_writes_it(data) -> None:
     assert fast_render(data) == drf_render(data)
 
 
@@ -53,7 +53,7 @@ def test_any_answer_is_written_as_drf_writes_it(data) -> None:  # noqa: ANN001
     {"surrogate": "\ud800"},
     None,
 ])
-def test_the_answers_orjson_would_spell_otherwise_are_drfs(data) -> None:  # noqa: ANN001
+def test_the_answers_orjson_would_spell_otherwise_are_drfs(data) -> None:
     assert fast_render(data) == drf_render(data)
     assert fast_render(data, "application/json; indent=4") == drf_render(
         data, "application/json; indent=4"
@@ -76,7 +76,7 @@ def fast_parse(body: bytes, context: dict | None = None) -> object:
 
 @settings(max_examples=400, deadline=None)
 @given(values)
-def test_any_body_is_read_as_drf_reads_it(data) -> None:  # noqa: ANN001
+def test_any_body_is_read_as_drf_reads_it(data) -> None:
     body = json.dumps(data).encode()
     assert fast_parse(body) == drf_parse(body)
 

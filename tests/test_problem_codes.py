@@ -1,7 +1,10 @@
-"""Every problem code the service can answer is declared once, in ``PROBLEM_TYPES``.
+"""Every problem code the service can answer is a member of ``ProblemCode``, and each member
+has its status and title in ``PROBLEM_TYPES``.
 
-The sources are read rather than trusted: a code raised anywhere in ``scoring`` or
-``games`` but not declared fails here, before it can reach a client as a wrong answer.
+A code the service raises itself is a member, so a misspelled one does not import (and fails
+the type check). What the types cannot see are the codes that arrive as strings: those of
+DRF's refusals, whose classes name their own. Those are checked here, the ones DRF raises by
+itself and the ones the sources raise by name.
 """
 
 import ast
@@ -17,17 +20,15 @@ from rest_framework import exceptions
 from games.api.schema import docs
 from games.http.problem_middleware import problem_for
 from games.http.problems import (
-    FIELD_CODES,
     PROBLEM_TYPES,
     UnknownProblemCode,
     problem,
+    problem_code,
     problem_response,
 )
-from scoring import RuleError
+from scoring import ProblemCode, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
-# The calls whose first argument is a problem code.
-CODE_FIRST = {"RuleError", "ServiceError", "problem", "problem_response"}
 # DRF's refusals that it raises by itself while it serves the API (bodies it cannot parse or
 # take, answers the client does not accept, methods a view lacks, throttles, pages past the
 # last); the handler answers each with its default code.
@@ -43,60 +44,53 @@ RAISED_BY_DRF = (
 OWN_CODES = (exceptions.ValidationError, exceptions.AuthenticationFailed)
 
 
-def source_calls() -> Iterator[tuple[str, ast.Call]]:
-    """Every call in the service's code, with the name it calls and where it is."""
+def called_names() -> Iterator[str]:
+    """The name of every call in the service's code."""
     for folder in ("scoring", "games"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if "migrations" in path.parts:
                 continue
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if isinstance(node, ast.Call):
-                    func = node.func
-                    name = getattr(func, "id", None) or getattr(func, "attr", None)
+                    name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                     if name:
-                        yield name, node
+                        yield name
 
 
-def literal(node: ast.expr | None) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def raised_codes() -> set[str]:
-    """The codes the sources give: literal first arguments of the calls that take a code,
-    ``code=`` of authentication refusals, default codes of the DRF refusals they raise."""
+def drf_refusals_raised_by_name() -> set[type[exceptions.APIException]]:
     found = set()
-    for name, call in source_calls():
-        if name in CODE_FIRST and call.args and literal(call.args[0]):
-            found.add(literal(call.args[0]))
+    for name in called_names():
         refusal = getattr(exceptions, name, None)
-        if isinstance(refusal, type) and issubclass(refusal, exceptions.APIException):
-            if issubclass(refusal, exceptions.AuthenticationFailed):
-                found.update(
-                    literal(keyword.value) for keyword in call.keywords if keyword.arg == "code"
-                )
-            elif not issubclass(refusal, OWN_CODES):
-                found.add(refusal.default_code)
+        if (
+            isinstance(refusal, type)
+            and issubclass(refusal, exceptions.APIException)
+            and not issubclass(refusal, OWN_CODES)
+        ):
+            found.add(refusal)
     return found
 
 
-def test_the_scan_finds_codes_of_every_kind() -> None:
-    # A guard on the scan itself: rules, services, the HTTP layer, DRF and authentication.
-    assert {"no_rolls_left", "not_found", "invalid_token", "database_unavailable"} <= (
-        raised_codes()
-    )
+def test_every_code_has_its_status_and_title() -> None:
+    assert set(PROBLEM_TYPES) == set(ProblemCode)
 
 
-def test_every_code_the_sources_give_is_declared() -> None:
-    assert raised_codes() - PROBLEM_TYPES.keys() == set()
+def test_a_code_is_its_string_on_the_wire() -> None:
+    body = problem(ProblemCode.NO_ROLLS_LEFT, "no rolls are left this turn: fill a box")
+    assert type(body["code"]) is str
+    assert body["code"] == "no_rolls_left"
+    assert body["type"] == "urn:dice-games:problem:no_rolls_left"
 
 
-def test_every_field_code_that_names_a_problem_is_declared() -> None:
-    assert FIELD_CODES - PROBLEM_TYPES.keys() == set()
+def test_the_drf_refusals_the_sources_raise_have_declared_codes() -> None:
+    raised = drf_refusals_raised_by_name()
+    assert exceptions.NotFound in raised  # a guard on the scan itself
+    for refusal in raised:
+        assert PROBLEM_TYPES[problem_code(refusal.default_code)].status == refusal.status_code
 
 
 @pytest.mark.parametrize("refusal", RAISED_BY_DRF)
 def test_drf_refusals_keep_their_status(refusal: type[exceptions.APIException]) -> None:
-    assert PROBLEM_TYPES[refusal.default_code].status == refusal.status_code
+    assert PROBLEM_TYPES[problem_code(refusal.default_code)].status == refusal.status_code
 
 
 def test_bodiless_refusals_of_any_status_become_problems_of_that_status() -> None:

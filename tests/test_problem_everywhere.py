@@ -46,7 +46,7 @@ METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"]
 ACCEPTS = [None, "text/html", "application/xml", "application/json"]
 
 
-def problem_of(response) -> dict | None:  # noqa: ANN001
+def problem_of(response) -> dict | None:
     """The problem document the response is, or None."""
     if not response["Content-Type"].startswith(PROBLEM):
         return None
@@ -59,7 +59,7 @@ def problem_of(response) -> dict | None:  # noqa: ANN001
 
 
 @pytest.fixture
-def client(db: None, settings, tmp_path) -> Client:  # noqa: ANN001
+def client(db: None, settings, tmp_path) -> Client:
     settings.STRATEGY_DIR = tmp_path
     prepare_table("forced-yatzy", {}, tmp_path)
     return Client(raise_request_exception=False)
@@ -73,7 +73,7 @@ def test_every_refusal_on_every_path_is_a_problem_document(client):
                 headers = {"HTTP_ACCEPT": accept} if accept else {}
                 response = client.generic(method, path, **headers)
                 failed = response.status_code >= 500
-                if failed or response.status_code >= 400 and problem_of(response) is None:
+                if failed or (response.status_code >= 400 and problem_of(response) is None):
                     wrong.append((method, path, accept, response.status_code,
                                   response.get("Content-Type"), response.content[:60]))
     assert wrong == []

@@ -337,7 +337,7 @@ def test_a_lost_connection_is_made_again_with_pauses_and_then_every_stream_reads
     assert "Traceback" not in caplog.text
 
 
-def test_without_postgres_the_stream_polls(settings, monkeypatch) -> None:  # noqa: ANN001
+def test_without_postgres_the_stream_polls(settings, monkeypatch) -> None:
     monkeypatch.setattr(stream, "POLL_SECONDS", 0.05)  # a poll as it is, but sooner
 
     async def scenario() -> list[bool]:

@@ -17,7 +17,7 @@ MODULES = sorted(STATIC.rglob("*.js"))
 
 CLASS_START = re.compile(r"^\s*(?:export\s+)?(?:default\s+)?class\s+(\w+)")
 # A string or a comment: its braces are not the code's.
-NOT_CODE = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
+NOT_CODE = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.DOTALL)
 
 
 def class_sizes(source: str) -> dict[str, int]:

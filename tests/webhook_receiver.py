@@ -27,7 +27,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 status = receiver.statuses.pop(0) if receiver.statuses else 200
                 headers = {name.lower(): value for name, value in self.headers.items()}

@@ -7,7 +7,7 @@ place a quota is raised above the deployment's defaults: a teacher may only lowe
 may revoke keys.
 """
 
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from django import forms
 from django.contrib import admin, messages
@@ -26,6 +26,13 @@ from games.play.selectors import with_seats
 def key_label(key: ApiKey) -> str:
     state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "live"
     return f"dk_{key.prefix}_… ({state})"
+
+
+class Counted(Protocol):
+    """A classroom or a student as the lists below read them (``get_queryset`` counts)."""
+
+    students_n: int
+    games_n: int
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -54,8 +61,10 @@ class StudentGameInline(ReadOnlyInline):
     model = Game
     fk_name = "student"
     verbose_name = "game"
-    fields = ("game_link", "ruleset", "status", "ranked", "totals", "created_at", "finished_at")
-    readonly_fields = fields
+    fields: ClassVar[tuple[str, ...]] = (
+        "game_link", "ruleset", "status", "ranked", "totals", "created_at", "finished_at"
+    )
+    readonly_fields: ClassVar[tuple[str, ...]] = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return with_seats(super().get_queryset(request))
@@ -134,11 +143,11 @@ class ClassroomAdmin(admin.ModelAdmin):
         return False  # opened through the API, which hands out the teacher key
 
     @admin.display(description="students", ordering="students_n")
-    def student_count(self, classroom: Classroom) -> int:
+    def student_count(self, classroom: Counted) -> int:
         return classroom.students_n
 
     @admin.display(description="games", ordering="games_n")
-    def game_count(self, classroom: Classroom) -> int:
+    def game_count(self, classroom: Counted) -> int:
         return classroom.games_n
 
 
@@ -162,7 +171,7 @@ class StudentAdmin(admin.ModelAdmin):
         return False
 
     @admin.display(description="games", ordering="games_n")
-    def game_count(self, student: Student) -> int:
+    def game_count(self, student: Counted) -> int:
         return student.games_n
 
 

@@ -35,6 +35,7 @@ from scoring import RuleError, View, get_ruleset
 from scoring.match import GameStatus
 from scoring.strategy import StaleTable
 from scoring.strategy.analysis import Decision, SeatAnalysis
+from scoring.strategy.tenthousand_analysis import Decision as TenThousandDecision
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class Review:
     """A game's analysis as the page reads it: per seat, and per event that decided."""
 
     seats: dict[int, SeatAnalysis]
-    decisions: dict[int, Decision]
+    decisions: dict[int, Decision | TenThousandDecision]
 
 
 def game_review(game: Game) -> Review | None:
@@ -179,7 +180,7 @@ class ParentGameFormSet(BaseInlineFormSet):
     """
 
     def _construct_form(self, i: int, **kwargs: Any) -> forms.Form:
-        form = super()._construct_form(i, **kwargs)
+        form = super()._construct_form(i, **kwargs)  # type: ignore[misc]  # private: not in the stubs
         form.instance.game = self.instance
         return form
 
@@ -229,16 +230,18 @@ class SeatInline(ReadOnlyInline):
     # (Not "accuracy": the seat's row keeps one of that name, for classroom games only.)
     ANALYSIS_FIELDS = ("analysed_accuracy", "expected_loss", "luck")
 
-    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> tuple[str, ...]:
         fields = list(self.fields)
         first = seat_view(obj, 0) if obj is not None else None
         if first is not None and "yahtzee_bonus" not in first:
             fields.remove("yahtzee_bonus")
         if obj is None or not analysable(obj.ruleset):
             fields = [name for name in fields if name not in self.ANALYSIS_FIELDS]
-        return fields
+        return tuple(fields)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Game | None = None
+    ) -> tuple[str, ...]:
         return self.get_fields(request, obj)
 
     def _shown(self, player: Player, key: str) -> Any:
@@ -314,16 +317,16 @@ class EventInline(ReadOnlyInline):
     readonly_fields = fields
     ANALYSIS_FIELDS = ("loss", "label", "best")
 
-    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> tuple[str, ...]:
         if obj is None or not analysable(obj.ruleset):
-            return [name for name in self.fields if name not in self.ANALYSIS_FIELDS]
-        return list(self.fields)
+            return tuple(name for name in self.fields if name not in self.ANALYSIS_FIELDS)
+        return tuple(self.fields)
 
     @admin.display(description="seat")
     def seat_display(self, event: Event) -> str:
         return seat_label(event.game, event.seat)
 
-    def _decision(self, event: Event) -> Decision | None:
+    def _decision(self, event: Event) -> Decision | TenThousandDecision | None:
         review = game_review(event.game)
         return None if review is None else review.decisions.get(event.seq)
 
@@ -364,9 +367,11 @@ class GameStatusForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if "status" in self.fields:
             allowed = {self.instance.status, GameStatus.ABANDONED}
-            self.fields["status"].choices = [
-                (value, label) for value, label in STATUS_CHOICES if value in allowed
-            ]
+            status = self.fields["status"]
+            if isinstance(status, forms.ChoiceField):  # the model field's choices
+                status.choices = [
+                    (value, label) for value, label in STATUS_CHOICES if value in allowed
+                ]
 
 
 @admin.register(Game)

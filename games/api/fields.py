@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.http.strict import StrictCharField, StrictIntegerField
-from scoring import RULESETS
+from scoring import RULESETS, ProblemCode
 
 
 @extend_schema_field({"type": "string", "enum": list(RULESETS)})
@@ -50,7 +50,7 @@ class DiceField(serializers.ListField):
 
     def fail(self, key: str, **kwargs: Any) -> None:
         if key == "required":
-            raise serializers.ValidationError("give the dice", code="invalid_dice")
+            raise serializers.ValidationError("give the dice", code=ProblemCode.INVALID_DICE)
         super().fail(key, **kwargs)
 
     def to_internal_value(self, data: Any) -> list[int]:
@@ -61,7 +61,7 @@ class DiceField(serializers.ListField):
         ):
             count = f"{self.fewest} to {self.most}" if self.fewest < self.most else self.most
             raise serializers.ValidationError(
-                f"must be a list of {count} faces from 1 to 6", code="invalid_dice"
+                f"must be a list of {count} faces from 1 to 6", code=ProblemCode.INVALID_DICE
             )
         return data
 

@@ -22,7 +22,7 @@ from games.hooks import services as hooks
 from games.models import Assignment, AssignmentStatus, Classroom, Game
 from games.play import services as play
 from games.play.errors import ServiceError
-from scoring import RuleError, get_ruleset
+from scoring import ProblemCode, RuleError, get_ruleset
 from scoring.match import GameStatus, Seat
 from scoring.verifiable import new_secret
 
@@ -46,10 +46,10 @@ def assignment_create(
     ruleset.check_seats(1)
     now = db_now()
     if due_at <= now:
-        raise RuleError("invalid", "due_at must be in the future", field="due_at")
+        raise RuleError(ProblemCode.INVALID, "due_at must be in the future", field="due_at")
     opens = opens_at or now
     if due_at <= opens:
-        raise RuleError("invalid", "due_at must be after opens_at", field="due_at")
+        raise RuleError(ProblemCode.INVALID, "due_at must be after opens_at", field="due_at")
     return Assignment.objects.create(
         classroom=classroom,
         title=title,
@@ -66,7 +66,7 @@ def assignment_of(*, classroom_id: uuid.UUID, assignment_id: uuid.UUID) -> Assig
     """The classroom's assignment: ``not_found`` if the classroom has none with this id."""
     assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=classroom_id).first()
     if assignment is None:
-        raise ServiceError("not_found", "no assignment with this id in this classroom")
+        raise ServiceError(ProblemCode.NOT_FOUND, "no assignment with this id in this classroom")
     return assignment
 
 
@@ -110,19 +110,21 @@ def assignment_game_start(
             .first()
         )
         if assignment is None:
-            raise ServiceError("not_found", "no assignment with this id in this classroom")
+            raise ServiceError(
+                ProblemCode.NOT_FOUND, "no assignment with this id in this classroom"
+            )
         status = assignment.status(db_now())
         if status != AssignmentStatus.OPEN:
             when = "opens" if status == AssignmentStatus.SCHEDULED else "closed"
             raise ServiceError(
-                "assignment_not_open",
+                ProblemCode.ASSIGNMENT_NOT_OPEN,
                 f"the assignment is {status}: it {when} at "
                 f"{(assignment.opens_at if when == 'opens' else assignment.due_at).isoformat()}",
             )
         started = Game.objects.filter(assignment=assignment, student_id=student_id).count()
         if started >= assignment.games:
             raise ServiceError(
-                "assignment_complete", f"all {assignment.games} games of it are started"
+                ProblemCode.ASSIGNMENT_COMPLETE, f"all {assignment.games} games of it are started"
             )
         number = started + 1
         return play.game_create(

@@ -13,6 +13,7 @@ from django.conf import settings
 
 from games.models import Classroom
 from games.play.errors import ServiceError
+from scoring import ProblemCode
 
 FIELDS = ("games_per_hour", "advice_per_hour")
 
@@ -35,7 +36,7 @@ def quota_check_teacher(*, classroom: Classroom, quota: Mapping[str, int]) -> No
     if raised:
         ceilings = ", ".join(f"{f} {max(now[f], defaults[f])}" for f in raised)
         raise ServiceError(
-            "quota_above_default",
+            ProblemCode.QUOTA_ABOVE_DEFAULT,
             f"a teacher may lower the quota, not raise it above the default ({ceilings}); "
             "ask the service's operator for more",
         )

@@ -65,11 +65,11 @@ def assignment_results(*, assignment: Assignment) -> list[StudentResult]:
 
 def _ranked(rows: list[StudentResult]) -> list[StudentResult]:
     scored = sorted(
-        (row for row in rows if row.mean_score is not None),
-        key=lambda row: (-row.mean_score, row.name.casefold()),  # type: ignore[operator]
+        ((row.mean_score, row) for row in rows if row.mean_score is not None),
+        key=lambda pair: (-pair[0], pair[1].name.casefold()),
     )
     ranked: list[StudentResult] = []
-    for position, row in enumerate(scored, start=1):
+    for position, (_, row) in enumerate(scored, start=1):
         same = ranked and ranked[-1].mean_score == row.mean_score
         rank = ranked[-1].rank if same else position
         ranked.append(StudentResult(**{**vars(row), "rank": rank}))

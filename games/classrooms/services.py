@@ -26,6 +26,7 @@ from games.classrooms.quotas import quota_check_teacher
 from games.models import Classroom, Game, Player, Student
 from games.play.errors import ServiceError
 from games.play.selectors import PERIODS, LeaderboardEntry, Period, _ranked
+from scoring import ProblemCode
 from scoring.match import GameStatus
 
 # No 0/O or 1/I/L: codes are read out in class and typed by children.
@@ -64,17 +65,17 @@ def classroom_create(*, name: str) -> Opened:
                 return Opened(classroom=classroom, teacher_key=key_issue(classroom_id=classroom.id))
         except IntegrityError:
             continue
-    raise ServiceError("server_error", "no free join code was found; try again")
+    raise ServiceError(ProblemCode.SERVER_ERROR, "no free join code was found; try again")
 
 
 def classroom_join(*, join_code: str, name: str) -> Joined:
     """A student joins with the class's code and gets a key of their own (shown only now)."""
     classroom = Classroom.objects.filter(join_code=normalise_code(join_code)).first()
     if classroom is None:
-        raise ServiceError("not_found", "no classroom has this join code")
+        raise ServiceError(ProblemCode.NOT_FOUND, "no classroom has this join code")
     if classroom.joining == Classroom.Joining.CLOSED:
         raise ServiceError(
-            "joining_closed", "the teacher has closed joining this classroom for now"
+            ProblemCode.JOINING_CLOSED, "the teacher has closed joining this classroom for now"
         )
     try:
         with transaction.atomic():
@@ -84,7 +85,7 @@ def classroom_join(*, join_code: str, name: str) -> Joined:
             key = key_issue(classroom_id=classroom.id, student_id=student.id)
     except IntegrityError:
         raise ServiceError(
-            "name_taken", f"the name {name!r} is taken in this classroom: choose another"
+            ProblemCode.NAME_TAKEN, f"the name {name!r} is taken in this classroom: choose another"
         ) from None
     return Joined(classroom=classroom, student=student, api_key=key)
 
@@ -114,13 +115,13 @@ def classroom_new_code(*, classroom: Classroom) -> Classroom:
                 return classroom
         except IntegrityError:
             continue
-    raise ServiceError("server_error", "no free join code was found; try again")
+    raise ServiceError(ProblemCode.SERVER_ERROR, "no free join code was found; try again")
 
 
 def _student(classroom: Classroom, student_id: uuid.UUID) -> Student:
     student = Student.objects.filter(classroom=classroom, pk=student_id).first()
     if student is None:
-        raise ServiceError("not_found", "no student with this id in this classroom")
+        raise ServiceError(ProblemCode.NOT_FOUND, "no student with this id in this classroom")
     return student
 
 

@@ -14,16 +14,20 @@ operation.
 
 import base64
 import pickle
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.db import DatabaseCache as StockDatabaseCache
 from django.core.cache.backends.redis import RedisCache as StockRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from django.db import connections, models, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 
 class DatabaseCache(StockDatabaseCache):
+    _table: str  # the stock cache's, set by its __init__ (the stubs leave it out)
+
     def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
         key = self.make_and_validate_key(key, version=version)
         db = router.db_for_write(self.cache_model_class)
@@ -45,7 +49,7 @@ class DatabaseCache(StockDatabaseCache):
         return value
 
     @staticmethod
-    def _expired(connection, expires) -> bool:  # noqa: ANN001
+    def _expired(connection: BaseDatabaseWrapper, expires: Any) -> bool:
         expression = models.Expression(output_field=models.DateTimeField())
         for converter in connection.ops.get_db_converters(
             expression
@@ -63,11 +67,17 @@ class _ReusedRedisClient(RedisCacheClient):
     to share between threads (each command borrows a connection from the pool).
     """
 
+    # The stock client's own, which the stubs leave out.
+    _client: Callable[..., Any]
+    _get_connection_pool: Callable[[bool], Any]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
 
-    def get_client(self, key: str | None = None, *, write: bool = False) -> Any:
+    def get_client(
+        self, key: str | bytes | memoryview | None = None, *, write: bool = False
+    ) -> Any:
         pool = self._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:

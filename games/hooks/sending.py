@@ -109,7 +109,7 @@ def public_address(url: str) -> tuple[str, int]:
         raise NotAllowed(f"the host {host!r} did not resolve within {LOOKUP_SECONDS} s") from None
     except (OSError, UnicodeError) as error:
         raise NotAllowed(f"the host {host!r} cannot be resolved") from error
-    addresses = [info[4][0] for info in found]
+    addresses = [str(info[4][0]) for info in found]  # IPv4 and IPv6 addresses: strings
     check_addresses(host, addresses)
     return addresses[0], port
 
@@ -232,10 +232,10 @@ class PublicResolver(AbstractResolver):
     ) -> list[ResolveResult]:
         loop = asyncio.get_running_loop()
         found = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, family=family)
-        check_addresses(host, [info[4][0] for info in found])
+        check_addresses(host, [str(info[4][0]) for info in found])
         return [
             ResolveResult(
-                hostname=host, host=info[4][0], port=info[4][1], family=info[0],
+                hostname=host, host=str(info[4][0]), port=int(info[4][1]), family=info[0],
                 proto=info[2], flags=socket.AI_NUMERICHOST | socket.AI_NUMERICSERV,
             )
             for info in found

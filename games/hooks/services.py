@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.hooks.sending import NotAllowed, public_address
 from games.models import ApiKey, Delivery, Game, Player, Webhook
-from scoring import RuleError
+from scoring import ProblemCode, RuleError
 from scoring.match import GameStatus
 
 EVENTS = ("turn.started", "game.finished", "assignment.closed")
@@ -37,19 +37,19 @@ def webhook_register(*, key_id: int, url: str, events: Sequence[str]) -> Webhook
     key = _key_of(key_id)
     teacher_only = sorted(set(events) & TEACHER_EVENTS)
     if teacher_only and key.role != ApiKey.Role.TEACHER:
-        raise RuleError("invalid", f"only a teacher's key receives {teacher_only[0]}",
+        raise RuleError(ProblemCode.INVALID, f"only a teacher's key receives {teacher_only[0]}",
                         field="events")
     try:
         public_address(url)
     except NotAllowed as refused:
-        raise RuleError("url_not_allowed", str(refused), field="url") from None
+        raise RuleError(ProblemCode.URL_NOT_ALLOWED, str(refused), field="url") from None
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
     with transaction.atomic():
         # The key's row is locked, so that registrations racing each other count in turn.
         key = ApiKey.objects.select_for_update().get(pk=key.pk)
         if Webhook.objects.filter(api_key=key).count() >= MOST_PER_KEY:
             raise RuleError(
-                "too_many_webhooks",
+                ProblemCode.TOO_MANY_WEBHOOKS,
                 f"a key holds at most {MOST_PER_KEY} webhooks: delete one to register another",
             )
         return Webhook.objects.create(api_key=key, url=url, events=list(dict.fromkeys(events)),
@@ -63,7 +63,7 @@ def webhooks_of(*, key_id: int) -> list[Webhook]:
 def webhook_of(*, key_id: int, webhook_id: uuid.UUID) -> Webhook:
     webhook = Webhook.objects.filter(api_key=_key_of(key_id), pk=webhook_id).first()
     if webhook is None:
-        raise RuleError("not_found", "no webhook of this key has this id")
+        raise RuleError(ProblemCode.NOT_FOUND, "no webhook of this key has this id")
     return webhook
 
 

@@ -24,7 +24,7 @@ class _NotForTheApi:
     def __call__(self, request: HttpRequest) -> Any:
         if request.path_info.startswith(API):
             return self.get_response(request)  # awaitable when served async: Django awaits it
-        return super().__call__(request)  # type: ignore[misc]
+        return super().__call__(request)  # type: ignore[misc]  # the middleware mixed in has it
 
 
 class AdminSessionMiddleware(_NotForTheApi, SessionMiddleware):

@@ -24,8 +24,9 @@ from games.classrooms.keys import caller_for_key
 from games.http.limits import failure_record, failures_wait
 from games.http.problems import problem_response
 from games.play.errors import ServiceError
+from scoring import ProblemCode
 
-FAILED_CODES = {"invalid_token", "invalid_api_key"}
+FAILED_CODES = {ProblemCode.INVALID_TOKEN, ProblemCode.INVALID_API_KEY}
 
 
 def _is_join(request: HttpRequest) -> bool:
@@ -39,7 +40,7 @@ def locked_out(request: HttpRequest) -> HttpResponse | None:
     if wait is None:
         return None
     response = problem_response(
-        "throttled",
+        ProblemCode.THROTTLED,
         "too many wrong keys, tokens or join codes from this address; "
         f"retry in {int(wait) + 1} s",
     )
@@ -49,7 +50,7 @@ def locked_out(request: HttpRequest) -> HttpResponse | None:
 
 class ApiKeyMiddleware(MiddlewareMixin):
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
-        request.caller = None
+        request.caller = None  # type: ignore[attr-defined]  # the request's own, read by games.http.auth
         if not request.path.startswith("/api/"):
             return None
         key = request.META.get("HTTP_X_API_KEY")
@@ -60,7 +61,7 @@ class ApiKeyMiddleware(MiddlewareMixin):
         if key is None:
             return None
         try:
-            request.caller = caller_for_key(key.strip())
+            request.caller = caller_for_key(key.strip())  # type: ignore[attr-defined]  # the request's own, read by games.http.auth
         except ServiceError as refused:
             failure_record(request)
             response = problem_response(refused.code, refused.detail)

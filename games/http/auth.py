@@ -7,6 +7,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from games.classrooms.keys import Caller
+from scoring import ProblemCode
 
 
 class SeatTokenAuthentication(BaseAuthentication):
@@ -18,13 +19,14 @@ class SeatTokenAuthentication(BaseAuthentication):
             return None
         if parts[0].lower() != b"bearer" or len(parts) != 2:
             raise AuthenticationFailed(
-                "the Authorization header must be 'Bearer <seat token>'", code="invalid_token"
+                "the Authorization header must be 'Bearer <seat token>'",
+                code=ProblemCode.INVALID_TOKEN
             )
         try:
             return None, parts[1].decode("ascii")
         except UnicodeDecodeError:
             raise AuthenticationFailed(
-                "the seat token is not valid", code="invalid_token"
+                "the seat token is not valid", code=ProblemCode.INVALID_TOKEN
             ) from None
 
     def authenticate_header(self, request: Request) -> str:
@@ -35,7 +37,7 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
     target_class = SeatTokenAuthentication
     name = "seatToken"
 
-    def get_security_definition(self, auto_schema):  # noqa: ANN001, ANN201
+    def get_security_definition(self, auto_schema):
         return {
             "type": "http",
             "scheme": "bearer",
@@ -73,7 +75,7 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = ApiKeyAuthentication
     name = "apiKey"
 
-    def get_security_definition(self, auto_schema):  # noqa: ANN001, ANN201
+    def get_security_definition(self, auto_schema):
         return {
             "type": "apiKey",
             "in": "header",

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
@@ -114,7 +114,7 @@ def admin_login_address(request: HttpRequest) -> str | None:
     return address
 
 
-def _cache():  # noqa: ANN202
+def _cache() -> BaseCache:
     return caches[settings.LIMITS_CACHE]
 
 

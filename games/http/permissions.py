@@ -32,6 +32,7 @@ from games.http.auth import caller_of
 from games.models import Classroom
 from games.play.errors import ServiceError
 from games.play.privacy import Private, Viewer, may_see
+from scoring import ProblemCode
 
 
 class Refusing(BasePermission):
@@ -81,13 +82,13 @@ class ClassroomMember(Refusing):
             return True
         caller = caller_of(request)
         if caller is None:
-            return self.refuse(ServiceError("not_authenticated", self.no_key))
+            return self.refuse(ServiceError(ProblemCode.NOT_AUTHENTICATED, self.no_key))
         classroom_id: uuid.UUID = view.kwargs["pk"]
         if caller.classroom.id != classroom_id:
             # Whether the classroom exists is told only to a key of some classroom.
             if not Classroom.objects.filter(pk=classroom_id).exists():
-                return self.refuse(ServiceError("not_found", "no classroom with this id"))
-            return self.refuse(ServiceError("forbidden", self.other_key))
+                return self.refuse(ServiceError(ProblemCode.NOT_FOUND, "no classroom with this id"))
+            return self.refuse(ServiceError(ProblemCode.FORBIDDEN, self.other_key))
         return self.has_role(caller)
 
     def has_role(self, caller: Caller) -> bool:
@@ -103,7 +104,7 @@ class TeacherOfClassroom(ClassroomMember):
     def has_role(self, caller: Caller) -> bool:
         if not caller.is_teacher:
             return self.refuse(
-                ServiceError("forbidden", "only the classroom's teacher key may do this")
+                ServiceError(ProblemCode.FORBIDDEN, "only the classroom's teacher key may do this")
             )
         return True
 
@@ -114,7 +115,9 @@ class StudentOfClassroom(ClassroomMember):
     def has_role(self, caller: Caller) -> bool:
         if caller.student is None:
             return self.refuse(
-                ServiceError("forbidden", "only a student of the classroom starts its games")
+                ServiceError(
+                    ProblemCode.FORBIDDEN, "only a student of the classroom starts its games"
+                )
             )
         return True
 
@@ -127,7 +130,7 @@ class KeyHolder(Refusing):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not self.applies(request, view) or caller_of(request) is not None:
             return True
-        return self.refuse(ServiceError("not_authenticated", self.no_key))
+        return self.refuse(ServiceError(ProblemCode.NOT_AUTHENTICATED, self.no_key))
 
 
 class AnyKey(KeyHolder):
@@ -159,7 +162,7 @@ class MaySeeGame(Refusing):
         game: Private = obj
         if may_see(game, viewer_of(request)):
             return True
-        return self.refuse(ServiceError("not_found", "no game with this id"))
+        return self.refuse(ServiceError(ProblemCode.NOT_FOUND, "no game with this id"))
 
 
 def require_may_see(request: HttpRequest, game: Private) -> None:
@@ -178,4 +181,6 @@ class Operator(Refusing):
         given = request.META.get("HTTP_AUTHORIZATION") or ""
         if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
             return True
-        return self.refuse(ServiceError("not_authenticated", "send Authorization: Bearer <token>"))
+        return self.refuse(ServiceError(
+            ProblemCode.NOT_AUTHENTICATED, "send Authorization: Bearer <token>"
+        ))

@@ -15,19 +15,20 @@ from http import HTTPStatus
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.http import FileResponse, HttpRequest, HttpResponseBase, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
 from games.http.problems import PROBLEM, problem
+from scoring import ProblemCode
 
-CODE_OF_STATUS = {
-    400: "invalid",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    406: "not_acceptable",
-    413: "request_too_large",
-    415: "unsupported_media_type",
-    416: "range_not_satisfiable",
+CODE_OF_STATUS: dict[int, ProblemCode] = {
+    400: ProblemCode.INVALID,
+    403: ProblemCode.FORBIDDEN,
+    404: ProblemCode.NOT_FOUND,
+    405: ProblemCode.METHOD_NOT_ALLOWED,
+    406: ProblemCode.NOT_ACCEPTABLE,
+    413: ProblemCode.REQUEST_TOO_LARGE,
+    415: ProblemCode.UNSUPPORTED_MEDIA_TYPE,
+    416: ProblemCode.RANGE_NOT_SATISFIABLE,
 }
 KEPT = {"content-type", "content-length"}  # the problem's own
 
@@ -60,12 +61,15 @@ class ProblemMiddleware:
 def _bodiless(response: HttpResponseBase) -> bool:
     if isinstance(response, FileResponse):  # WhiteNoise's refusals carry no file
         return getattr(response, "file_to_stream", None) is None
-    return not response.streaming and not response.content
+    if isinstance(response, HttpResponse):
+        return not response.content
+    return False  # a stream: its body is still to come
 
 
 def problem_for(request: HttpRequest, response: HttpResponseBase) -> JsonResponse:
     status = response.status_code
-    code = CODE_OF_STATUS.get(status, "server_error" if status >= 500 else "invalid")
+    fallback = ProblemCode.SERVER_ERROR if status >= 500 else ProblemCode.INVALID
+    code = CODE_OF_STATUS.get(status, fallback)
     try:
         phrase = HTTPStatus(status).phrase
     except ValueError:  # a status Python does not name

@@ -2,6 +2,7 @@
 
 import logging
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
@@ -16,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from games.play.strategy import RETRY_AFTER as STRATEGY_RETRY_AFTER
-from scoring import RuleError
+from scoring import ProblemCode, RuleError
 
 logger = logging.getLogger(__name__)
 
@@ -57,50 +58,52 @@ def _type(status: int, title: str | None = None, retry_after: int | None = None)
     return ProblemType(status, title or _TITLE_OF_STATUS[status], retry_after)
 
 
-# Every code the API answers with, by status in the order the docs list them. This is the
-# one place a code is declared: ``problem()`` refuses any other (a bug, not a 400), and a
-# test reads the sources so that no code is raised without being declared here.
-PROBLEM_TYPES: dict[str, ProblemType] = {
-    "invalid": _type(400),
-    "parse_error": _type(400),
-    "unknown_field": _type(400),
-    "unknown_category": _type(400),
-    "unknown_ruleset": _type(400),
-    "invalid_dice": _type(400),
-    "url_not_allowed": _type(400, "URL not allowed"),
-    "too_many_webhooks": _type(400, "Too many webhooks"),
-    "not_authenticated": _type(401),
-    "invalid_token": _type(401),
-    "invalid_api_key": _type(401),
-    "forbidden": _type(403),
-    "quota_above_default": _type(403, "Quota above the default"),
-    "not_found": _type(404),
-    "method_not_allowed": _type(405),
-    "not_acceptable": _type(406),
-    "not_your_turn": _type(409),
-    "game_not_active": _type(409),
-    "no_rolls_left": _type(409),
-    "roll_first": _type(409),
-    "category_filled": _type(409),
-    "category_not_allowed": _type(409),
-    "not_scoring": _type(409),
-    "bank_too_low": _type(409),
-    "game_full": _type(409),
-    "too_many_holds": _type(409),
-    "analysis_unavailable": _type(409, "Analysis not available"),
-    "name_taken": _type(409),
-    "joining_closed": _type(409, "Joining closed"),
-    "assignment_not_open": _type(409, "Assignment not open"),
-    "assignment_complete": _type(409, "Assignment complete"),
-    "version_mismatch": _type(412),
-    "request_too_large": _type(413),
-    "unsupported_media_type": _type(415),
-    "range_not_satisfiable": _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
-    "idempotency_key_reused": _type(422),
-    "throttled": _type(429),
-    "server_error": _type(500),
-    "database_unavailable": _type(503, retry_after=5),
-    "strategy_unavailable": _type(503, retry_after=STRATEGY_RETRY_AFTER),
+# What every code of ``ProblemCode`` answers, by status in the order the docs list them. A
+# code is a member of the enum, so a misspelled one fails at import and in the type check; a
+# test checks that every member is here. A code that arrives as a string (DRF's own
+# refusals name theirs) is looked up by ``problem_code``, which refuses any other: a bug,
+# answered as a 500, not a 400.
+PROBLEM_TYPES: dict[ProblemCode, ProblemType] = {
+    ProblemCode.INVALID: _type(400),
+    ProblemCode.PARSE_ERROR: _type(400),
+    ProblemCode.UNKNOWN_FIELD: _type(400),
+    ProblemCode.UNKNOWN_CATEGORY: _type(400),
+    ProblemCode.UNKNOWN_RULESET: _type(400),
+    ProblemCode.INVALID_DICE: _type(400),
+    ProblemCode.URL_NOT_ALLOWED: _type(400, "URL not allowed"),
+    ProblemCode.TOO_MANY_WEBHOOKS: _type(400, "Too many webhooks"),
+    ProblemCode.NOT_AUTHENTICATED: _type(401),
+    ProblemCode.INVALID_TOKEN: _type(401),
+    ProblemCode.INVALID_API_KEY: _type(401),
+    ProblemCode.FORBIDDEN: _type(403),
+    ProblemCode.QUOTA_ABOVE_DEFAULT: _type(403, "Quota above the default"),
+    ProblemCode.NOT_FOUND: _type(404),
+    ProblemCode.METHOD_NOT_ALLOWED: _type(405),
+    ProblemCode.NOT_ACCEPTABLE: _type(406),
+    ProblemCode.NOT_YOUR_TURN: _type(409),
+    ProblemCode.GAME_NOT_ACTIVE: _type(409),
+    ProblemCode.NO_ROLLS_LEFT: _type(409),
+    ProblemCode.ROLL_FIRST: _type(409),
+    ProblemCode.CATEGORY_FILLED: _type(409),
+    ProblemCode.CATEGORY_NOT_ALLOWED: _type(409),
+    ProblemCode.NOT_SCORING: _type(409),
+    ProblemCode.BANK_TOO_LOW: _type(409),
+    ProblemCode.GAME_FULL: _type(409),
+    ProblemCode.TOO_MANY_HOLDS: _type(409),
+    ProblemCode.ANALYSIS_UNAVAILABLE: _type(409, "Analysis not available"),
+    ProblemCode.NAME_TAKEN: _type(409),
+    ProblemCode.JOINING_CLOSED: _type(409, "Joining closed"),
+    ProblemCode.ASSIGNMENT_NOT_OPEN: _type(409, "Assignment not open"),
+    ProblemCode.ASSIGNMENT_COMPLETE: _type(409, "Assignment complete"),
+    ProblemCode.VERSION_MISMATCH: _type(412),
+    ProblemCode.REQUEST_TOO_LARGE: _type(413),
+    ProblemCode.UNSUPPORTED_MEDIA_TYPE: _type(415),
+    ProblemCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
+    ProblemCode.IDEMPOTENCY_KEY_REUSED: _type(422),
+    ProblemCode.THROTTLED: _type(429),
+    ProblemCode.SERVER_ERROR: _type(500),
+    ProblemCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
+    ProblemCode.STRATEGY_UNAVAILABLE: _type(503, retry_after=STRATEGY_RETRY_AFTER),
 }
 # What Django (and psycopg, where code uses it directly) raise when the database cannot be
 # reached or a connection is lost: not the request's fault, and over once it is back.
@@ -108,7 +111,14 @@ DATABASE_ERRORS = (
     OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError
 )
 # A field error with one of these codes names the whole problem; any other is "invalid".
-FIELD_CODES = {"unknown_field", "unknown_category", "unknown_ruleset", "invalid_dice"}
+FIELD_CODES = frozenset(
+    {
+        ProblemCode.UNKNOWN_FIELD,
+        ProblemCode.UNKNOWN_CATEGORY,
+        ProblemCode.UNKNOWN_RULESET,
+        ProblemCode.INVALID_DICE,
+    }
+)
 
 
 class FieldErrorBody(TypedDict):
@@ -131,32 +141,39 @@ class UnknownProblemCode(LookupError):
     """A code that :data:`PROBLEM_TYPES` does not declare: the code that raised it is wrong."""
 
 
-def problem_type(code: str) -> ProblemType:
+def problem_code(code: str) -> ProblemCode:
+    """The member named by a code that arrives as a string (DRF's, a body's)."""
     try:
-        return PROBLEM_TYPES[code]
-    except KeyError:
+        return ProblemCode(code)
+    except ValueError:
         raise UnknownProblemCode(
-            f"{code!r} is no problem code: declare it in PROBLEM_TYPES"
+            f"{code!r} is no problem code: declare it in ProblemCode and PROBLEM_TYPES"
         ) from None
 
 
-def problem(code: str, detail: str, errors: list[FieldErrorBody] | None = None) -> ProblemBody:
+def problem_type(code: ProblemCode) -> ProblemType:
+    return PROBLEM_TYPES[problem_code(code)]
+
+
+def problem(
+    code: ProblemCode, detail: str, errors: list[FieldErrorBody] | None = None
+) -> ProblemBody:
     kind = problem_type(code)
     body: ProblemBody = {
         "type": f"urn:dice-games:problem:{code}",
         "title": kind.title,
         "status": kind.status,
         "detail": detail,
-        "code": code,
+        "code": str(code),  # the plain string: bodies are rendered as JSON and as YAML
     }
     if errors:
         body["errors"] = errors
     return body
 
 
-def problem_response(code: str, detail: str, **extra: Any) -> JsonResponse:
+def problem_response(code: ProblemCode, detail: str, **extra: Any) -> JsonResponse:
     """For errors raised outside DRF's views (unknown URLs, Django's own 404 and 500)."""
-    body = problem(code, detail) | extra
+    body: dict[str, Any] = {**problem(code, detail), **extra}
     return JsonResponse(
         body, status=body["status"], content_type=PROBLEM, headers=problem_headers(body)
     )
@@ -173,7 +190,7 @@ def _field_errors(detail: Any, prefix: str = "") -> list[FieldErrorBody]:
     if isinstance(detail, list):
         if all(isinstance(item, exceptions.ErrorDetail) for item in detail):
             return [
-                {"field": prefix or "body", "code": item.code, "detail": str(item)}
+                {"field": prefix or "body", "code": str(item.code), "detail": str(item)}
                 for item in detail
             ]
         return [
@@ -184,52 +201,57 @@ def _field_errors(detail: Any, prefix: str = "") -> list[FieldErrorBody]:
     return [
         {
             "field": prefix or "body",
-            "code": getattr(detail, "code", "invalid"),
+            "code": str(getattr(detail, "code", ProblemCode.INVALID)),
             "detail": str(detail),
         }
     ]
 
 
-def _body_for(exc: BaseException | None) -> dict[str, Any] | None:
+def _body_for(exc: BaseException | None) -> ProblemBody | None:
     """The problem document for an exception, or None for one that is a bug (500)."""
     if isinstance(exc, DATABASE_ERRORS):
         logger.warning("database unavailable: %s", str(exc).strip() or type(exc).__name__)
-        return problem("database_unavailable", "the database cannot be reached; try again soon")
-    if isinstance(exc, RuleError):
-        errors = (
-            [{"field": exc.field, "code": exc.code, "detail": exc.detail}] if exc.field else None
+        return problem(
+            ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached; try again soon"
         )
-        return problem(exc.code, exc.detail, errors)
+    if isinstance(exc, RuleError):
+        fault: list[FieldErrorBody] | None = None
+        if exc.field:
+            fault = [{"field": exc.field, "code": str(exc.code), "detail": exc.detail}]
+        return problem(exc.code, exc.detail, fault)
     if isinstance(exc, exceptions.ValidationError):
         errors = _field_errors(exc.detail)
-        code = next((e["code"] for e in errors if e["code"] in FIELD_CODES), "invalid")
+        code = next(
+            (problem_code(e["code"]) for e in errors if e["code"] in FIELD_CODES),
+            ProblemCode.INVALID,
+        )
         detail = "; ".join(f"{e['field']}: {e['detail']}" for e in errors)
         return problem(code, detail, errors)
     if isinstance(exc, Http404):
-        return problem("not_found", "not found")
+        return problem(ProblemCode.NOT_FOUND, "not found")
     if isinstance(exc, RecursionError):
-        return problem("parse_error", "the JSON is nested too deeply")
+        return problem(ProblemCode.PARSE_ERROR, "the JSON is nested too deeply")
     if isinstance(exc, RequestDataTooBig):
-        return problem("request_too_large", "the request body is too large")
+        return problem(ProblemCode.REQUEST_TOO_LARGE, "the request body is too large")
     if isinstance(exc, SuspiciousOperation):
-        return problem("invalid", f"the request was refused: {exc}")
+        return problem(ProblemCode.INVALID, f"the request was refused: {exc}")
     if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
         # DRF's own refusals (its default codes) are ``not_authenticated``; ours name theirs.
-        code = exc.get_codes()
-        if not isinstance(code, str) or code == exceptions.AuthenticationFailed.default_code:
-            code = "not_authenticated"
-        return problem(code, str(exc.detail))
+        given = exc.get_codes()
+        if not isinstance(given, str) or given == exceptions.AuthenticationFailed.default_code:
+            return problem(ProblemCode.NOT_AUTHENTICATED, str(exc.detail))
+        return problem(problem_code(given), str(exc.detail))
     if isinstance(exc, exceptions.APIException):
-        return problem(exc.default_code, str(exc.detail))
+        return problem(problem_code(exc.default_code), str(exc.detail))
     return None
 
 
-def problem_headers(body: dict[str, Any]) -> dict[str, str]:
+def problem_headers(body: Mapping[str, Any]) -> dict[str, str]:
     """The headers every answer with this problem carries."""
     headers = {}
     if body["status"] == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="api"'
-    retry_after = problem_type(body["code"]).retry_after
+    retry_after = problem_type(problem_code(body["code"])).retry_after
     if retry_after is not None:
         headers["Retry-After"] = str(retry_after)
     return headers
@@ -245,12 +267,16 @@ class ProblemRenderer(JSONRenderer):
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     body = _body_for(exc)
     if body is None:
-        logger.exception("unexpected error", exc_info=exc)
-        body = problem("server_error", "the server failed to answer; the failure is logged")
+        logger.error("unexpected error", exc_info=exc)
+        body = problem(
+            ProblemCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
+        )
     set_rollback()
     headers = problem_headers(body)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        headers["Retry-After"] = str(int(exc.wait) + 1)
+    if isinstance(exc, exceptions.Throttled):
+        wait = exc.wait  # type: ignore[attr-defined]  # set by __init__; the stubs omit it
+        if wait is not None:
+            headers["Retry-After"] = str(int(wait) + 1)
     # Whatever the view renders (HTML for the docs, YAML for the schema), and whatever the
     # client accepted, or failed to (406), a problem is rendered as JSON.
     request = context.get("request")
@@ -265,7 +291,7 @@ def not_found(
     request: HttpRequest, exception: Exception | None = None, **kwargs: Any
 ) -> JsonResponse:
     return problem_response(
-        "not_found",
+        ProblemCode.NOT_FOUND,
         f"nothing at {request.path}; the API's paths end with a slash (see /api/v1/docs/)",
     )
 
@@ -275,16 +301,18 @@ def server_error(request: HttpRequest) -> JsonResponse:
     the admin), by a plain Django view, or by DRF re-raising. Django calls this inside its
     ``except`` block, so the exception is at hand: a lost database is a 503 here too."""
     body = _body_for(sys.exc_info()[1])
-    if body is not None and body["code"] == "database_unavailable":
-        return problem_response("database_unavailable", body["detail"])
-    return problem_response("server_error", "the server failed to answer; the failure is logged")
+    if body is not None and body["code"] == ProblemCode.DATABASE_UNAVAILABLE:
+        return problem_response(ProblemCode.DATABASE_UNAVAILABLE, body["detail"])
+    return problem_response(
+        ProblemCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
+    )
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     if isinstance(exception, RequestDataTooBig):
-        return problem_response("request_too_large", "the request body is too large")
-    return problem_response("invalid", "the request was refused as malformed")
+        return problem_response(ProblemCode.REQUEST_TOO_LARGE, "the request body is too large")
+    return problem_response(ProblemCode.INVALID, "the request was refused as malformed")
 
 
 def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return problem_response("forbidden", "this request is not allowed")
+    return problem_response(ProblemCode.FORBIDDEN, "this request is not allowed")

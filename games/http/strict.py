@@ -13,7 +13,7 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
-UNKNOWN_FIELD = "unknown_field"
+from scoring import ProblemCode
 
 
 class StrictSerializer(serializers.Serializer):
@@ -22,14 +22,16 @@ class StrictSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, Mapping) and self.parent is None:
             raise serializers.ValidationError(
-                {"body": [ErrorDetail("the body must be a JSON object", code="invalid")]}
+                {"body": [ErrorDetail("the body must be a JSON object", code=ProblemCode.INVALID)]}
             )
         if isinstance(data, Mapping):
             unknown = [name for name in data if name not in self.fields]
             if unknown:
                 raise serializers.ValidationError(
                     {
-                        str(name): [ErrorDetail(f"unknown field {name!r}", code=UNKNOWN_FIELD)]
+                        str(name): [
+                            ErrorDetail(f"unknown field {name!r}", code=ProblemCode.UNKNOWN_FIELD)
+                        ]
                         for name in unknown
                     }
                 )

@@ -12,6 +12,7 @@ them; an empty rate turns that limit off.
 from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 
 from games.classrooms.quotas import quota_of
 from games.http.limits import Window, client_address, hit, parse_rates
@@ -26,7 +27,7 @@ class ScopedThrottle(BaseThrottle):
     # Whether a key holder is counted per key (else always per address).
     per_key = True
 
-    def allow_request(self, request: Request, view) -> bool:  # noqa: ANN001
+    def allow_request(self, request: Request, view: APIView) -> bool:
         caller = getattr(request, "caller", None) if self.per_key else None
         name = self.counter or self.scope
         address = f"address:{client_address(request)}"

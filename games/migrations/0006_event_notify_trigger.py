@@ -28,8 +28,8 @@ DROP FUNCTION IF EXISTS games_event_notify();
 """
 
 
-def run(sql: str):  # noqa: ANN201
-    def apply(apps, schema_editor) -> None:  # noqa: ANN001
+def run(sql: str):
+    def apply(apps, schema_editor) -> None:
         if schema_editor.connection.vendor == "postgresql":
             schema_editor.execute(sql)
 

@@ -17,10 +17,10 @@ from games.models.game import (
 from games.models.webhook import Delivery, Webhook
 
 __all__ = [
-    "Assignment",
-    "AssignmentStatus",
     "STATUS_CHOICES",
     "ApiKey",
+    "Assignment",
+    "AssignmentStatus",
     "Classroom",
     "Delivery",
     "Event",

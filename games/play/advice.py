@@ -17,7 +17,7 @@ from django.conf import settings
 from games.models import Game
 from games.play.errors import ServiceError
 from games.play.strategy import strategy_load, ten_thousand_tables
-from scoring import get_ruleset
+from scoring import ProblemCode, get_ruleset
 from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED, Advice, advise_with, computer_command
 from scoring.strategy.tenthousand_advice import (
@@ -43,10 +43,12 @@ class Hint:
 
 def game_hint(game: Game) -> Hint:
     if game.status != GameStatus.ACTIVE:
-        raise ServiceError("game_not_active", f"the game is {game.status}")
+        raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
     ruleset = get_ruleset(game.ruleset)
     view = ruleset.view(game.state, options=game.options)
     seat = view.current_seat
+    if seat is None:  # an active game always has a seat to move
+        raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, "no seat is to move")
     if isinstance(ruleset, TenThousand):
         options = ruleset.validate_options(game.options)
         tables = ten_thousand_tables(options=options)

@@ -21,7 +21,7 @@ from games.models import Event, Game, Player
 from games.play.errors import ServiceError
 from games.play.privacy import Viewer, private_game, require_visible
 from games.play.strategy import strategy_load, ten_thousand_tables
-from scoring import get_ruleset
+from scoring import ProblemCode, get_ruleset
 from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED
 from scoring.strategy.analysis import Analysis, analyse
@@ -70,17 +70,17 @@ def game_analysis(
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ServiceError("not_found", "no game with this id")
+        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
     require_visible(private_game(game), viewer or Viewer())
     if not analysable(game.ruleset):
         known = ", ".join([*SUPPORTED, TEN_THOUSAND])
         raise ServiceError(
-            "analysis_unavailable",
+            ProblemCode.ANALYSIS_UNAVAILABLE,
             f"{game.ruleset} games cannot be analysed: analysis is available for {known}",
         )
     if not analysable_game(game):
         raise ServiceError(
-            "analysis_unavailable",
+            ProblemCode.ANALYSIS_UNAVAILABLE,
             f"{TEN_THOUSAND} is analysed in games of one or two seats; this game has "
             f"{len(game.state['totals'])}",
         )

@@ -6,11 +6,12 @@ stored with the game and read only here, to throw, and to show once the game is 
 """
 
 import hashlib
+import random
 from dataclasses import dataclass, field
 from typing import TypedDict
 
 from games.models import Game
-from scoring import Dice, Rng, secure_rng, seeded_rng
+from scoring import Dice, secure_rng, seeded_rng
 from scoring.match import GameStatus
 from scoring.verifiable import (
     DERIVED,
@@ -59,9 +60,10 @@ def dice_for(game: Game) -> Dice:
     return secure_rng() if game.seed is None else seeded_rng(game.seed, game.version)
 
 
-def mind_for(game: Game) -> Rng:
+def mind_for(game: Game) -> random.Random:
     """Computer seats' own choices (which random move, say) come from a source of their own,
-    seeded like the dice in a seeded game, so the same seed and moves give the same game."""
+    seeded like the dice in a seeded game, so the same seed and moves give the same game.
+    A whole generator: the players draw choices and fractions, not only dice."""
     return secure_rng() if game.seed is None else seeded_rng(game.seed, -game.version)
 
 

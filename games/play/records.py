@@ -6,6 +6,7 @@ from typing import Any
 
 from games.models import Event, Game, Player
 from games.play.errors import ServiceError
+from scoring import ProblemCode
 from scoring.records import Verdict, verify
 
 
@@ -22,7 +23,7 @@ def game_record(*, game_id: Any) -> GameRecord:
     """The game with its seats and its whole log, in three queries; ``not_found`` if none."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ServiceError("not_found", "no game with this id")
+        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
     players = list(Player.objects.filter(game=game).order_by("seat"))
     events = list(Event.objects.filter(game=game).order_by("seq"))
     return GameRecord(game=game, players=players, events=events)

@@ -64,7 +64,9 @@ def leaderboard(*, ruleset: str, period: Period, limit: int) -> list[Leaderboard
     return _ranked(rows)
 
 
-def _ranked(rows: Iterable[tuple[str, int, uuid.UUID, dt.datetime]]) -> list[LeaderboardEntry]:
+def _ranked(
+    rows: Iterable[tuple[str, int, uuid.UUID, dt.datetime | None]],
+) -> list[LeaderboardEntry]:
     """Standard competition ranks: a seat's rank is one more than the seats scoring more.
 
     Every seat scoring more is listed before it, so the rows cut at ``limit`` still rank
@@ -72,6 +74,8 @@ def _ranked(rows: Iterable[tuple[str, int, uuid.UUID, dt.datetime]]) -> list[Lea
     """
     entries: list[LeaderboardEntry] = []
     for position, (name, score, game_id, finished_at) in enumerate(rows, start=1):
+        if finished_at is None:  # the rows are finished games', which keep the time
+            raise ValueError(f"game {game_id} is finished with no time")
         rank = entries[-1].rank if entries and entries[-1].score == score else position
         entries.append(LeaderboardEntry(rank, name, score, game_id, finished_at))
     return entries

@@ -29,7 +29,7 @@ from games.play.dice import Committed, commit, dice_for, mind_for
 from games.play.errors import ServiceError
 from games.play.strategy import game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
-from scoring import RuleError, get_ruleset
+from scoring import ProblemCode, RuleError, get_ruleset
 from scoring.commands import TURN_MOVES, Command, Join, Leave
 from scoring.match import GameStatus, Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
@@ -156,18 +156,20 @@ def game_play(
             if first is not None:
                 if first.fingerprint != fingerprint:
                     raise ServiceError(
-                        "idempotency_key_reused",
+                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
                         "this Idempotency-Key was used for a different request",
                     )
                 replayed_game, replayed_players = replays.restore(first.snapshot)
                 return Played(game=replayed_game, players=replayed_players, replayed=True)
         if if_match is not None and if_match != game.version:
             raise ServiceError(
-                "version_mismatch", f"the game is at version {game.version}, not {if_match}"
+                ProblemCode.VERSION_MISMATCH,
+                f"the game is at version {game.version}, not {if_match}"
             )
         if isinstance(command, TURN_MOVES) and _out_of_time(game, locked.now):
             raise ServiceError(
-                "not_your_turn", "the time for this move ran out: the turn is played for you"
+                ProblemCode.NOT_YOUR_TURN,
+                "the time for this move ran out: the turn is played for you"
             )
         outcome = _match(game, players).play(
             game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
@@ -241,7 +243,7 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
     for seat, p in enumerate(players):
         if p.computer is not None and p.computer not in levels:
             raise RuleError(
-                "invalid",
+                ProblemCode.INVALID,
                 f"{ruleset_id} computer players are: {', '.join(levels)}",
                 field=f"players.{seat}.computer",
             )
@@ -347,7 +349,8 @@ def _check_not_due(game: Game, now: dt.datetime) -> None:
     clock), not after, whether or not the assignment's closing has run yet."""
     if game.due_at is not None and now >= game.due_at:
         raise ServiceError(
-            "game_not_active", "the assignment of this game is closed: it can no longer be played"
+            ProblemCode.GAME_NOT_ACTIVE,
+            "the assignment of this game is closed: it can no longer be played"
         )
 
 
@@ -355,7 +358,7 @@ def _locked(game_id: Any) -> gamestore.Locked:
     """The game, locked until the change commits, and its seats; ``not_found`` if none."""
     found = gamestore.game_lock(game_id)
     if found is None:
-        raise ServiceError("not_found", "no game with this id")
+        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
     return found
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from games.models import Player
 from games.play.errors import ServiceError
+from scoring import ProblemCode
 
 
 def new_token() -> str:
@@ -21,7 +22,8 @@ def seat_for_token(players: Iterable[Player], token: str | None) -> Player:
     """The seat the token belongs to; every seat is compared so timing tells nothing."""
     if not token:
         raise ServiceError(
-            "not_authenticated", "moves need the header 'Authorization: Bearer <seat token>'"
+            ProblemCode.NOT_AUTHENTICATED,
+            "moves need the header 'Authorization: Bearer <seat token>'"
         )
     digest = hash_token(token)
     found = None
@@ -29,5 +31,5 @@ def seat_for_token(players: Iterable[Player], token: str | None) -> Player:
         if player.token_hash and hmac.compare_digest(player.token_hash, digest):
             found = player
     if found is None:
-        raise ServiceError("invalid_token", "this token belongs to no seat of this game")
+        raise ServiceError(ProblemCode.INVALID_TOKEN, "this token belongs to no seat of this game")
     return found

@@ -22,7 +22,7 @@ import logging
 import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from a2wsgi.wsgi import build_environ
 
@@ -69,7 +69,12 @@ class ThreadedWSGI:
         body = await self._body(scope, receive)
         if body is None:
             return  # the client went away before its body arrived
-        environ = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type]
+        # A plain dict: PEP 3333 lets a server add its own keys, which a2wsgi's TypedDict
+        # does not list (the executor's, below).
+        environ = cast(
+            "dict[str, Any]",
+            build_environ(scope, io.BytesIO(body)),  # type: ignore[arg-type]  # an ASGI scope is a plain dict here
+        )
         environ["wsgi.errors"] = sys.stderr
         environ[EXECUTOR_KEY] = self.executor
         loop = asyncio.get_running_loop()
@@ -122,7 +127,9 @@ class ThreadedWSGI:
         """Runs the application in this thread and gathers its whole answer."""
         started: list[Any] = []
 
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None):
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Callable[[bytes], None]:
             started[:] = [status, headers]
             return lambda chunk: chunks.append(chunk)  # the legacy write() callable
 

@@ -26,14 +26,14 @@ import numpy as np
 
 from ..boxgame import BoxGame, Card
 from ..dice import check_dice
-from ..errors import RuleError
+from ..errors import ProblemCode, RuleError
 from .combinatorics import sub_multisets
 from .model import BoxModel, resolve
 
 try:
     import fcntl
 except ImportError:  # not on POSIX: builds are still one at a time within a process
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # tested before each use
 from .table import Solver, StaleTable, Table, build, expected_meta, read, solver_for, table_path
 from .turn import keep_values, roll_on
 
@@ -248,14 +248,15 @@ def advise_with(
     bonus = _check_count(yahtzee_bonus, "yahtzee_bonus", 0)
     banked = ruleset.seat_view(card, bonus)["total"]
     index, f, u, to_come = _position(strategy, card, bonus)
-    answer = dict(ruleset=ruleset.id, rule_options=dict(m.options), banked=banked)
+    answer = {"ruleset": ruleset.id, "rule_options": dict(m.options), "banked": banked}
     if dice is None or all(value is not None for value in card.values()):
         return Advice(**answer, expected_final=banked + to_come, best=None)
     dice = check_dice(dice, ruleset.dice)
     left = _check_count(rolls_left, "rolls_left", None)
     if left >= m.rolls_per_turn:
         raise RuleError(
-            "invalid", f"rolls_left runs from 0 to {m.rolls_per_turn - 1}", field="rolls_left"
+            ProblemCode.INVALID,
+            f"rolls_left runs from 0 to {m.rolls_per_turn - 1}", field="rolls_left"
         )
 
     choices = _score_options(strategy, card, bonus, dice)
@@ -315,7 +316,7 @@ def _position(strategy: Strategy, card: Card, bonus: int) -> tuple[int, int, int
     index = strategy.solver.state_index(m.mask_of(card))
     if index is None:
         raise RuleError(
-            "invalid", f"{m.ruleset.id} fills its boxes in order: this card skips one",
+            ProblemCode.INVALID, f"{m.ruleset.id} fills its boxes in order: this card skips one",
             field="scorecard",
         )
     upper = sum(card[m.box_ids[b]] or 0 for b in range(m.n_boxes) if m.upper[b])
@@ -324,7 +325,8 @@ def _position(strategy: Strategy, card: Card, bonus: int) -> tuple[int, int, int
     to_come = float(strategy.table.values[index, f, u])
     if math.isnan(to_come):
         raise RuleError(
-            "invalid", "no game reaches this scorecard: an upper box holds points no dice make",
+            ProblemCode.INVALID,
+            "no game reaches this scorecard: an upper box holds points no dice make",
             field="scorecard",
         )
     return index, f, u, to_come
@@ -334,7 +336,7 @@ def _check_count(value: object, name: str, default: int | None) -> int:
     if value is None and default is not None:
         return default
     if type(value) is not int or value < 0:
-        raise RuleError("invalid", f"{name} must be a whole number from 0", field=name)
+        raise RuleError(ProblemCode.INVALID, f"{name} must be a whole number from 0", field=name)
     return value
 
 

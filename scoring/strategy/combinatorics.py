@@ -108,7 +108,7 @@ def dice_space(n_dice: int = 5) -> DiceSpace:
     for size in range(n_dice):
         stop = start + len(multisets(size))
         grown = [
-            [keep_index[tuple(sorted(keep + (face,)))] for face in range(1, FACES + 1)]
+            [keep_index[tuple(sorted((*keep, face)))] for face in range(1, FACES + 1)]
             for keep in keeps[start:stop]
         ]
         children.append((slice(start, stop), np.array(grown, dtype=np.intp)))

@@ -134,12 +134,17 @@ def analysed_levels(
           f"{'luck':>7} {'(se)':>5}")
     verdicts = []
     for level in levels:
-        totals, losses, accuracies, lucks = [], [], [], []
+        totals: list[float] = []
+        losses: list[float] = []
+        accuracies: list[float] = []
+        lucks: list[float] = []
         labels = dict.fromkeys(LABELS, 0)
         for g in range(games):
             game = play_game(ruleset, [level], options=options,
                              rng=random.Random(f"{seed}:{level}:{g}"), folder=folder)
             (seat,) = analyse_with(strategy, game.log, [0]).seats
+            if seat.accuracy is None or seat.luck is None:
+                raise RuntimeError("a finished solitaire game has an accuracy and a luck")
             totals.append(seat.total)
             losses.append(seat.expected_loss)
             accuracies.append(seat.accuracy)

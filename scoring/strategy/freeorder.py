@@ -116,7 +116,13 @@ class FreeOrderSolver:
         for flag in np.unique(fs):
             f = int(flag)
             card = m.card(mask, f)
-            rows, masks, flags, points, gains, upper, starts = [], [], [], [], [], [], []
+            rows: list[int] = []
+            masks: list[int] = []
+            flags: list[int] = []
+            points: list[int] = []
+            gains: list[int] = []
+            upper: list[bool] = []
+            starts: list[int] = []
             for roll in m.special:
                 r = int(roll)
                 legal = m.legal(card, r)

@@ -177,9 +177,9 @@ class TurnPlan:
             self._keeps.append(keeps[:, 0].copy())
             rolled = best_keeps(self.space, keeps)[:, 0]
             self._with_rolls.append(np.maximum(self.stop + self.save(left), rolled))
-        keeps = self._keeps[k]
-        assert keeps is not None
-        return keeps
+        kept = self._keeps[k]
+        assert kept is not None  # filled for every k >= 1 by the loop above
+        return kept
 
 
 def best_fill(plan: TurnPlan, ruleset: BoxGame, card: Card, dice: list[int],

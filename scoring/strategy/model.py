@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..boxgame import BoxGame, Card
-from ..errors import RuleError
+from ..errors import ProblemCode, RuleError
 from ..faces import all_same
 from ..registry import get_ruleset
 from .combinatorics import DiceSpace, dice_space
@@ -64,7 +64,8 @@ def resolve(ruleset_id: object, options: Mapping[str, Any] | None) -> tuple[BoxG
     if ruleset.id not in SUPPORTED or not isinstance(ruleset, BoxGame):
         known = ", ".join(SUPPORTED)
         raise RuleError(
-            "invalid", f"no strategy for {ruleset.id!r}; available for: {known}", field="ruleset"
+            ProblemCode.INVALID,
+            f"no strategy for {ruleset.id!r}; available for: {known}", field="ruleset"
         )
     return ruleset, ruleset.validate_options(options)
 
@@ -168,7 +169,7 @@ class BoxModel:
     # -- cards and states ----------------------------------------------------------------
 
     def blank_card(self) -> Card:
-        return {box_id: None for box_id in self.box_ids}
+        return dict.fromkeys(self.box_ids)
 
     def card(self, mask: int, f: int) -> Card:
         """A card standing for state (``mask``, ``f``): filled boxes hold 0, except that the

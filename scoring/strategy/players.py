@@ -41,7 +41,7 @@ from typing import Any
 
 from ..boxgame import Box, BoxGame
 from ..commands import Command, Roll, Score
-from ..errors import RuleError
+from ..errors import ProblemCode, RuleError
 from ..faces import UPPER_IDS
 from ..registry import RULESETS
 from ..ruleset import Ruleset, State
@@ -87,11 +87,12 @@ def computer_command(
     if level not in levels_for(ruleset.id):
         offered = ", ".join(levels_for(ruleset.id)) or "none"
         raise RuleError(
-            "invalid", f"{ruleset.id} has no computer level {level!r}; offered: {offered}",
+            ProblemCode.INVALID,
+            f"{ruleset.id} has no computer level {level!r}; offered: {offered}",
             field="computer",
         )
     if state["finished"]:
-        raise RuleError("game_not_active", "the game is over")
+        raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
     options = ruleset.validate_options(options)
     if isinstance(ruleset, TenThousand):
         return ten_thousand_move(state, level=level, options=options, rng=rng, folder=folder)

@@ -139,7 +139,7 @@ def write_arrays(path: Path, meta: Mapping[str, Any], **arrays: np.ndarray) -> N
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, **arrays, meta=np.array(json.dumps(meta)))
+            np.savez(handle, allow_pickle=True, **arrays, meta=np.array(json.dumps(meta)))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

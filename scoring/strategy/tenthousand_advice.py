@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import RuleError
+from ..errors import ProblemCode, RuleError
 from ..tenthousand import DICE, MOST_POINTS, POINTS_STEP
 from .tenthousand_solver import (
     SOLVED_TARGET,
@@ -159,12 +159,12 @@ def check_position(options: Mapping[str, Any], position: Position) -> None:
     for index, total in enumerate(totals):
         if type(total) is not int or total < 0 or total % POINTS_STEP:
             raise RuleError(
-                "invalid", f"a total is a whole multiple of {POINTS_STEP} from 0",
+                ProblemCode.INVALID, f"a total is a whole multiple of {POINTS_STEP} from 0",
                 field=f"totals.{index}",
             )
     if position.own >= target or (position.lead is None and max(totals) >= target):
         raise RuleError(
-            "game_not_active",
+            ProblemCode.GAME_NOT_ACTIVE,
             f"a total has reached the target ({target}): the game is over"
             + ("" if position.own >= target else " (it has no final round)"),
             field="totals",
@@ -172,7 +172,7 @@ def check_position(options: Mapping[str, Any], position: Position) -> None:
     points = position.turn_points
     if type(points) is not int or not 0 <= points <= MOST_POINTS or points % POINTS_STEP:
         raise RuleError(
-            "invalid",
+            ProblemCode.INVALID,
             f"turn_points is a whole multiple of {POINTS_STEP} from 0 to {MOST_POINTS}",
             field="turn_points",
         )
@@ -181,7 +181,7 @@ def check_position(options: Mapping[str, Any], position: Position) -> None:
         not 1 <= len(dice) <= DICE or not all(type(f) is int and 1 <= f <= 6 for f in dice)
     ):
         raise RuleError(
-            "invalid_dice", f"dice: the throw's 1 to {DICE} faces, each from 1 to 6",
+            ProblemCode.INVALID_DICE, f"dice: the throw's 1 to {DICE} faces, each from 1 to 6",
             field="dice",
         )
 

@@ -75,7 +75,8 @@ def http_latency(url: str, positions: int, seed: int) -> list[float]:
     took = []
     for _ in range(positions):
         p = random_position(rng, 10_000)
-        body = {"totals": [p.own, *p.others], "turn_points": p.turn_points, "dice": list(p.dice)}
+        dice = list(p.dice or ())
+        body = {"totals": [p.own, *p.others], "turn_points": p.turn_points, "dice": dice}
         request = urllib.request.Request(
             f"{url}/api/v1/rulesets/ten-thousand/advice/", data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"}, method="POST",
@@ -166,6 +167,8 @@ def main() -> None:
         started = time.perf_counter()
         tables, _ = prepare_tables(args.bank_minimum, folder)
         took = time.perf_counter() - started
+        if tables.path is None:
+            raise SystemExit("the tables were solved in memory only: nothing to measure")
         size = tables.path.stat().st_size
         print(f"Ten Thousand, bank minimum {args.bank_minimum}, every target up to 10,000:")
         print(f"  first player's chance of winning, both optimal: "

@@ -27,7 +27,7 @@ class Api:
         token: str | None = None,
         seat: int = 0,
         **headers: str,
-    ):  # noqa: ANN201
+    ):
         token = token if token is not None else game["players"][seat]["token"]
         return self.client.post(
             f"/api/v1/games/{game['id']}/{action}/",
@@ -61,7 +61,7 @@ def api(db: None) -> Api:
     return Api(APIClient())
 
 
-def assert_problem(response, status: int, code: str) -> dict[str, Any]:  # noqa: ANN001
+def assert_problem(response, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.content
     assert response["Content-Type"] == PROBLEM
     body = response.json()
@@ -72,7 +72,7 @@ def assert_problem(response, status: int, code: str) -> dict[str, Any]:  # noqa:
 
 
 @pytest.fixture(autouse=True)
-def no_throttles(settings) -> None:  # noqa: ANN001
+def no_throttles(settings) -> None:
     """Tests make requests much faster than any person; the throttle tests set rates."""
     settings.THROTTLE_RATES = {}
 

@@ -7,7 +7,7 @@ from typing import Any
 from scoring.tenthousand import best_free_selection
 
 
-def play_box_turn(api, game: dict, shown: dict, rng: random.Random) -> dict:  # noqa: ANN001
+def play_box_turn(api, game: dict, shown: dict, rng: random.Random) -> dict:
     """One move of the current seat: roll (holding a random few), or fill a random box."""
     seat, turn = shown["current_seat"], shown["turn"]
     if turn["dice"] is None or (turn["rolls_left"] and rng.random() < 0.5):
@@ -18,7 +18,7 @@ def play_box_turn(api, game: dict, shown: dict, rng: random.Random) -> dict:  # 
     return api.ok(game, action, {"category": box}, seat=seat)
 
 
-def play_ten_thousand_turn(api, game: dict, shown: dict, rng: random.Random) -> dict:  # noqa: ANN001
+def play_ten_thousand_turn(api, game: dict, shown: dict, rng: random.Random) -> dict:
     """One move of the current seat: throw, or set aside the best selection and bank or
     throw on."""
     seat, turn = shown["current_seat"], shown["turn"]
@@ -30,7 +30,7 @@ def play_ten_thousand_turn(api, game: dict, shown: dict, rng: random.Random) -> 
     return api.ok(game, "roll", {"set_aside": take}, seat=seat)
 
 
-def play_to_end(api, game: dict[str, Any], rng: random.Random, *, moves: int = 3000) -> dict:  # noqa: ANN001
+def play_to_end(api, game: dict[str, Any], rng: random.Random, *, moves: int = 3000) -> dict:
     """Plays ``game`` (as its creation answered it, tokens included) until it is over."""
     play = play_ten_thousand_turn if game["ruleset"] == "ten-thousand" else play_box_turn
     shown = game

@@ -185,7 +185,7 @@ def test_a_seat_that_left_keeps_the_decisions_it_made(api: Api) -> None:
     api.ok(game, "leave", seat=0)
     api.play_turn(game, seat=1)
     answer = analysis(api, game)
-    ann, ben = answer["seats"]
+    ann, _ben = answer["seats"]
     assert sum(ann["counts"].values()) == 2 and ann["total"] < 100
     assert sum(d["seat"] == 1 for d in answer["decisions"]) == 3
     check_seats(answer)

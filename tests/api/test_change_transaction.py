@@ -50,7 +50,7 @@ def test_writes_that_fail_at_the_commit_undo_what_the_change_did_before(api, mon
     game = api.create()
     later = rows.later
 
-    def failing(statements, then=None):  # noqa: ANN001, ANN202
+    def failing(statements, then=None):
         later([rows.Statement("SELECT 1/0", []), *statements], then)
 
     monkeypatch.setattr(rows, "later", failing)

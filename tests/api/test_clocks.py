@@ -19,7 +19,7 @@ from tests.conftest import postgres_only
 from .conftest import Api, assert_problem, run_due_work
 
 
-def clocked(api, names=("Ann", "Ben"), **clock) -> dict:  # noqa: ANN001
+def clocked(api, names=("Ann", "Ben"), **clock) -> dict:
     return api.create(names, clock={"turn_seconds": 30, **clock})
 
 
@@ -133,7 +133,7 @@ def test_a_clock_whose_firing_fails_is_tried_again_and_holds_up_no_other(api, mo
     time_passes(fine)
     real = services.game_time_out
 
-    def failing(*, game_id):  # noqa: ANN001, ANN202
+    def failing(*, game_id):
         if str(game_id) == broken["id"]:
             raise RuntimeError("a fault in this game's firing")
         return real(game_id=game_id)

@@ -9,7 +9,7 @@ from .conftest import assert_problem
 
 
 @pytest.fixture(scope="module")
-def tables(strategy_tables):  # noqa: ANN001, ANN201
+def tables(strategy_tables):
     """A folder with the Forced Yatzy table and Ten Thousand's default one, built ahead as
     `manage.py build_strategy` does."""
     prepare_table("forced-yatzy", {}, strategy_tables)
@@ -18,11 +18,11 @@ def tables(strategy_tables):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(autouse=True)
-def strategy_dir(settings, tables) -> None:  # noqa: ANN001
+def strategy_dir(settings, tables) -> None:
     settings.STRATEGY_DIR = tables
 
 
-def create(api, players, ruleset="yahtzee", **fields):  # noqa: ANN001, ANN201
+def create(api, players, ruleset="yahtzee", **fields):
     body = {"ruleset": ruleset, "players": players, **fields}
     return api.client.post("/api/v1/games/", body, format="json")
 

@@ -66,7 +66,7 @@ def requests_for(game: dict) -> dict[str, tuple[str, str, dict, dict]]:
     }
 
 
-def send(client: Client, method: str, path: str, body: dict, headers: dict):  # noqa: ANN201
+def send(client: Client, method: str, path: str, body: dict, headers: dict):
     if method == "post":
         return client.post(path, body, content_type="application/json", **headers)
     return client.get(path, **headers)
@@ -111,7 +111,7 @@ def test_the_service_answers_again_once_the_database_is_back(client, game, monke
 def test_any_other_failure_is_still_a_500_problem(client, monkeypatch):
     from games.api.rulesets import views
 
-    def broken(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(views, "render_ruleset", broken)

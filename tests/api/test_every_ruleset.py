@@ -40,7 +40,7 @@ def play_box_game(api, game, rng: random.Random) -> dict:
 def test_a_box_game_is_played_to_the_end(api, ruleset, seats):
     game = api.create(tuple(f"P{i}" for i in range(seats)), ruleset=ruleset, seed=seats)
     meta = RULESETS[ruleset]
-    assert [c for c in game["players"][0]["scorecard"]] == [c.id for c in meta.categories]
+    assert list(game["players"][0]["scorecard"]) == [c.id for c in meta.categories]
     assert len(game["turn"]["dice"] or [0] * meta.dice) == meta.dice
     last = play_box_game(api, game, random.Random(seats))
     assert last["status"] == "finished"

@@ -5,7 +5,7 @@ import pytest
 from .conftest import assert_problem
 
 
-def join(api, game, name="Cleo", **headers):  # noqa: ANN001, ANN201
+def join(api, game, name="Cleo", **headers):
     return api.client.post(
         f"/api/v1/games/{game['id']}/join/", {"name": name}, format="json", **headers
     )

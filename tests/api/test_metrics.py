@@ -10,12 +10,12 @@ TOKEN = "operators-only-token"
 
 
 @pytest.fixture
-def token(settings):  # noqa: ANN001, ANN201
+def token(settings):
     settings.METRICS_TOKEN = TOKEN
     return TOKEN
 
 
-def figures(api) -> dict[tuple[str, tuple], float]:  # noqa: ANN001
+def figures(api) -> dict[tuple[str, tuple], float]:
     response = api.client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/plain")

@@ -73,12 +73,12 @@ def scans(found: str) -> set[str]:
     return seen
 
 
-def statements_of(function, *args, **kwargs) -> list[rows.Statement]:  # noqa: ANN001
+def statements_of(function, *args, **kwargs) -> list[rows.Statement]:
     """The statements ``function`` gives :func:`games.db.rows.run`, captured, not run."""
     captured: list[rows.Statement] = []
     original = rows.run
 
-    def capture(statements):  # noqa: ANN001, ANN202
+    def capture(statements):
         captured.extend(statements)
         return original(statements)
 
@@ -116,7 +116,7 @@ def test_the_sweeps_and_the_idempotency_lookup_use_indexes(api) -> None:
     # The sweeps' own reads: what is due, among thousands of games that are not.
     captured: list[tuple[str, list]] = []
 
-    def capture(execute, sql, params, many, context):  # noqa: ANN001, ANN202
+    def capture(execute, sql, params, many, context):
         captured.append((sql, list(params)))
         return execute(sql, params, many, context)
 

@@ -59,14 +59,14 @@ def reference_face(secret: bytes, client_seed: str, *where: int) -> int:
         retry += 1
 
 
-def create(api, ruleset: str, options: dict, players: list, seed, **more) -> dict:  # noqa: ANN001
+def create(api, ruleset: str, options: dict, players: list, seed, **more) -> dict:
     body = {"ruleset": ruleset, "options": options, "players": players, "seed": seed, **more}
     response = api.client.post("/api/v1/games/", body, format="json")
     assert response.status_code == 201, response.json()
     return response.json()
 
 
-def whole_game(api, name: str, **more) -> tuple[dict, dict]:  # noqa: ANN001
+def whole_game(api, name: str, **more) -> tuple[dict, dict]:
     """A game of ``WHOLE_GAMES`` played to its end: its creation answer and its record."""
     ruleset, options, players, seed = WHOLE_GAMES[name]
     game = create(api, ruleset, options, players, seed, **more)
@@ -74,17 +74,17 @@ def whole_game(api, name: str, **more) -> tuple[dict, dict]:  # noqa: ANN001
     return game, record_of(api, game)
 
 
-def record_of(api, game: dict) -> dict:  # noqa: ANN001
+def record_of(api, game: dict) -> dict:
     response = api.client.get(f"/api/v1/games/{game['id']}/record/")
     assert response.status_code == 200
     return response.json()
 
 
-def verify(api, record: object):  # noqa: ANN001, ANN201
+def verify(api, record: object):
     return api.client.post("/api/v1/records/verify/", record, format="json")
 
 
-def verdict(api, record: object) -> dict:  # noqa: ANN001
+def verdict(api, record: object) -> dict:
     response = verify(api, record)
     assert response.status_code == 200, response.content
     return response.json()
@@ -279,7 +279,7 @@ def test_the_record_of_no_game_is_not_found(api):
 
 @pytest.mark.parametrize("name", list(WHOLE_GAMES))
 def test_whole_games_of_every_ruleset_verify(api, name, tmp_path):
-    game, record = whole_game(api, name)
+    _game, record = whole_game(api, name)
     assert record["status"] == "finished" and record["dice"]["secret"]
     # A move writes one of these first (a Ten Thousand bank or throw after a selection
     # writes set_aside, then banked or rolled).
@@ -291,8 +291,8 @@ def test_whole_games_of_every_ruleset_verify(api, name, tmp_path):
     assert verdict(api, record) == {
         "valid": True, "checked": {"dice": thrown_dice(record), "moves": moves}
     }
-    assert run_readme_verifier(record, tmp_path) == (0, f"ok: {thrown_dice(record)} dice match "
-                                                        "the secret")
+    said = f"ok: {thrown_dice(record)} dice match the secret"
+    assert run_readme_verifier(record, tmp_path) == (0, said)
 
 
 def _after_set_aside(record: dict, event: dict) -> bool:
@@ -309,7 +309,7 @@ def test_a_game_still_played_verifies_its_moves_only(api):
     assert verdict(api, record) == {"valid": True, "checked": {"dice": "unchecked", "moves": 3}}
 
 
-def finished(api, name: str) -> dict:  # noqa: ANN001
+def finished(api, name: str) -> dict:
     return whole_game(api, name)[1]
 
 
@@ -320,7 +320,7 @@ def first_event(record: dict, kind: str, **where) -> dict:
     )
 
 
-def problems(api, record: dict) -> list[dict]:  # noqa: ANN001
+def problems(api, record: dict) -> list[dict]:
     answer = verdict(api, record)
     assert answer["valid"] is False and "checked" not in answer
     return answer["problems"]
@@ -527,7 +527,7 @@ def test_a_record_over_a_megabyte_is_refused_unread(api):
 def readme_verifier() -> str:
     text = README.read_text(encoding="utf-8")
     block = re.search(r"<!-- verifier: begin -->\n```python\n(.*?)```\n<!-- verifier: end -->",
-                      text, re.S)
+                      text, re.DOTALL)
     assert block, "the README's verifier is marked <!-- verifier: begin/end -->"
     return block.group(1)
 
@@ -546,7 +546,7 @@ def run_readme_verifier(record: dict, folder: Path) -> tuple[int, str]:
 def test_the_readme_verifier_is_short_and_uses_the_standard_library_only():
     code = readme_verifier()
     assert len(code.splitlines()) < 60
-    imported = set(re.findall(r"^import (\w+)|^from (\w+)", code, re.M))
+    imported = set(re.findall(r"^import (\w+)|^from (\w+)", code, re.MULTILINE))
     assert {name for pair in imported for name in pair if name} <= {
         "hashlib", "hmac", "json", "sys"
     }

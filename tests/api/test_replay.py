@@ -92,7 +92,7 @@ def replay(log: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
     return ruleset, state
 
 
-def assert_replays(api, game: dict[str, Any]) -> None:  # noqa: ANN001
+def assert_replays(api, game: dict[str, Any]) -> None:
     log = api.events(game)
     shown = api.get(game)
     ruleset, state = replay(log)
@@ -100,7 +100,7 @@ def assert_replays(api, game: dict[str, Any]) -> None:  # noqa: ANN001
     assert view.totals == [p["total"] for p in shown["players"]]
     assert view.winners == shown["winners"]
     for seat, player in enumerate(shown["players"]):
-        assert {k: v for k, v in view.players[seat].items()} == {
+        assert dict(view.players[seat].items()) == {
             k: v for k, v in player.items() if k in view.players[seat]
         }
 

@@ -13,14 +13,14 @@ RULESET_IDS = ["yahtzee", "yatzy", "forced-yatzy", "maxi-yatzy", "ten-thousand"]
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory):  # noqa: ANN001, ANN201
+def tables(tmp_path_factory):
     folder = tmp_path_factory.mktemp("strategy-tables")
     prepare_table("forced-yatzy", {}, folder)
     return folder
 
 
 @pytest.fixture
-def document(api, settings, tables) -> dict[str, Any]:  # noqa: ANN001
+def document(api, settings, tables) -> dict[str, Any]:
     settings.STRATEGY_DIR = tables
     return api.client.get("/api/v1/schema/?format=json").json()
 

@@ -40,7 +40,7 @@ HINTED = {"forced-yatzy", "maxi-yatzy", "ten-thousand"}  # a table, or no table 
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory, strategy_tables):  # noqa: ANN001, ANN201
+def tables(tmp_path_factory, strategy_tables):
     folder = tmp_path_factory.mktemp("strategy-tables")
     prepare_table("forced-yatzy", {}, folder)
     # Ten Thousand's tables take half a minute: a copy of the shared folder's.
@@ -72,7 +72,7 @@ class Shaped:
 
 
 @pytest.fixture
-def shaped(api: Api, settings, tables) -> Shaped:  # noqa: ANN001
+def shaped(api: Api, settings, tables) -> Shaped:
     settings.STRATEGY_DIR = tables
     return Shaped(api)
 

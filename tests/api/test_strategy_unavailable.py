@@ -32,7 +32,7 @@ class Builder:
         self.gate.set()
         self._build = strategy_api.build
 
-    def __call__(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN204
+    def __call__(self, *args, **kwargs):
         self.threads.append(threading.current_thread())
         self.entered.set()
         assert self.gate.wait(60), "the gate was never opened"
@@ -53,13 +53,13 @@ def tables(settings, tmp_path: Path) -> Iterator[Path]:
 
 
 @pytest.fixture
-def builder(monkeypatch) -> Builder:  # noqa: ANN001
+def builder(monkeypatch) -> Builder:
     spy = Builder()
     monkeypatch.setattr(strategy_api, "build", spy)
     return spy
 
 
-def assert_unavailable(response) -> None:  # noqa: ANN001
+def assert_unavailable(response) -> None:
     problem = assert_problem(response, 503, "strategy_unavailable")
     assert response["Retry-After"] == str(game_strategy.RETRY_AFTER)
     assert "forced-yatzy" in problem["detail"]

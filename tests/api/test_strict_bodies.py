@@ -9,11 +9,11 @@ import pytest
 from .conftest import assert_problem
 
 
-def field_errors(response) -> list[tuple[str, str]]:  # noqa: ANN001
+def field_errors(response) -> list[tuple[str, str]]:
     return [(e["field"], e["code"]) for e in response.json()["errors"]]
 
 
-def assert_unchanged(api, game, before) -> None:  # noqa: ANN001
+def assert_unchanged(api, game, before) -> None:
     after = api.get(game)
     assert after["version"] == before["version"]
     assert after["turn"] == before["turn"]

@@ -20,7 +20,7 @@ from .test_webhooks import register
 
 
 @pytest.fixture
-def classes(db: None, settings) -> ClassApi:  # noqa: ANN001
+def classes(db: None, settings) -> ClassApi:
     from rest_framework.test import APIClient
 
     settings.WEBHOOK_ALLOW_PRIVATE = True
@@ -78,7 +78,7 @@ def test_a_name_that_does_not_resolve_for_now_is_tried_again(classes, monkeypatc
         key = a_student_with_a_webhook(classes, receiver.url.replace("127.0.0.1", "localhost"))
         classes.create_with(key, ("Ann",))
 
-        async def no_answer(self, host, port=0, family=socket.AF_INET):  # noqa: ANN001, ANN202
+        async def no_answer(self, host, port=0, family=socket.AF_INET):
             raise OSError(socket.EAI_AGAIN, "Temporary failure in name resolution")
 
         real = sending.PublicResolver.resolve

@@ -19,14 +19,14 @@ from .conftest import assert_problem, run_due_work
 
 
 @pytest.fixture
-def receiver():  # noqa: ANN201
+def receiver():
     found = Receiver()
     yield found
     found.close()
 
 
 @pytest.fixture
-def private_allowed(settings):  # noqa: ANN001, ANN201
+def private_allowed(settings):
     settings.WEBHOOK_ALLOW_PRIVATE = True
     return settings
 
@@ -38,7 +38,7 @@ def classes(db: None) -> ClassApi:
     return ClassApi(APIClient())
 
 
-def register(classes, key: str, url: str, events: list[str]):  # noqa: ANN001, ANN201
+def register(classes, key: str, url: str, events: list[str]):
     return classes.client.post("/api/v1/webhooks/", {"url": url, "events": events},
                                format="json", HTTP_X_API_KEY=key)
 

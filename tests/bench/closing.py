@@ -23,7 +23,7 @@ from typing import Any
 import django
 
 
-def fill(client, students: int) -> tuple[dict, dict]:  # noqa: ANN001
+def fill(client, students: int) -> tuple[dict, dict]:
     """The classroom and its assignment, with every student's game 1 started and rolled."""
     from django.utils import timezone
 

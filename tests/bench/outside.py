@@ -48,7 +48,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 receiver.arrived.setdefault(body["data"]["version"], time.monotonic())
                 self.send_response(204)

@@ -35,11 +35,11 @@ class ClassApi(Api):
     def key_of(self, room: Class, name: str) -> str:
         return room.students[name]["api_key"]
 
-    def create_with(self, key: str, names: tuple[str, ...] = ("Ann",), **fields: Any):  # noqa: ANN201
+    def create_with(self, key: str, names: tuple[str, ...] = ("Ann",), **fields: Any):
         body = {"ruleset": "yahtzee", "players": [{"name": n} for n in names], **fields}
         return self.client.post("/api/v1/games/", body, format="json", HTTP_X_API_KEY=key)
 
-    def teacher(self, path: str, key: str | None, method: str = "get", body: Any = None):  # noqa: ANN201
+    def teacher(self, path: str, key: str | None, method: str = "get", body: Any = None):
         headers = {"HTTP_X_API_KEY": key} if key is not None else {}
         call = getattr(self.client, method)
         if method == "get":

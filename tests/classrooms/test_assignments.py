@@ -24,33 +24,33 @@ def later(**delta: float) -> str:
 
 
 @pytest.fixture
-def room(classes):  # noqa: ANN001, ANN201
+def room(classes):
     room = classes.open()
     for name in ("Ann", "Ben", "Cleo"):
         classes.join(room, name)
     return room
 
 
-def set_assignment(classes, room, **fields):  # noqa: ANN001, ANN003, ANN201
+def set_assignment(classes, room, **fields):
     body = {"title": "Week 3", "ruleset": "yahtzee", "games": 2, "due_at": later(days=1),
             **fields}
     return classes.teacher(f"/api/v1/classrooms/{room.id}/assignments/", room.teacher_key,
                            "post", body)
 
 
-def assignment(classes, room, **fields) -> dict:  # noqa: ANN001, ANN003
+def assignment(classes, room, **fields) -> dict:
     response = set_assignment(classes, room, **fields)
     assert response.status_code == 201, response.json()
     return response.json()
 
 
-def start(classes, room, work: dict, key: str):  # noqa: ANN001, ANN201
+def start(classes, room, work: dict, key: str):
     return classes.teacher(
         f"/api/v1/classrooms/{room.id}/assignments/{work['id']}/games/", key, "post"
     )
 
 
-def started(classes, room, work: dict, name: str) -> dict:  # noqa: ANN001
+def started(classes, room, work: dict, name: str) -> dict:
     response = start(classes, room, work, classes.key_of(room, name))
     assert response.status_code == 201, response.json()
     return response.json()
@@ -250,7 +250,7 @@ def test_a_move_after_the_deadline_is_refused_before_any_read_closes_it(classes,
 # -- results ---------------------------------------------------------------------------------
 
 
-def results(classes, room, work: dict, **headers: str):  # noqa: ANN001, ANN201
+def results(classes, room, work: dict, **headers: str):
     return classes.client.get(
         f"/api/v1/classrooms/{room.id}/assignments/{work['id']}/results/",
         **{"HTTP_X_API_KEY": room.teacher_key, **headers},

@@ -16,12 +16,12 @@ LIMITS_MIGRATION = importlib.import_module("games.migrations.0012_limits")
 
 
 @pytest.fixture
-def forced(settings) -> None:  # noqa: ANN001
+def forced(settings) -> None:
     """Forced Yatzy: its table solves in a fraction of a second."""
     prepare_table("forced-yatzy", {}, settings.STRATEGY_DIR)
 
 
-def finished_game(classes, room, name: str = "Ann") -> dict:  # noqa: ANN001
+def finished_game(classes, room, name: str = "Ann") -> dict:
     created = classes.create_with(
         classes.key_of(room, name),
         ruleset="forced-yatzy",

@@ -15,7 +15,7 @@ PATHS = {
 
 
 @pytest.fixture(scope="module")
-def schema(django_db_blocker):  # noqa: ANN001, ANN201
+def schema(django_db_blocker):
     from rest_framework.test import APIClient
 
     with django_db_blocker.unblock():

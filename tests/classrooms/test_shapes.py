@@ -21,7 +21,7 @@ from .conftest import Class, ClassApi
 
 
 @pytest.fixture
-def tables(settings, tmp_path) -> None:  # noqa: ANN001
+def tables(settings, tmp_path) -> None:
     """The Forced Yatzy table, for the roster's accuracy."""
     prepare_table("forced-yatzy", {}, tmp_path)
     settings.STRATEGY_DIR = tmp_path

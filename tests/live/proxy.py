@@ -33,7 +33,7 @@ class CuttableProxy:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
 
-    def _call(self, coroutine) -> None:  # noqa: ANN001
+    def _call(self, coroutine) -> None:
         asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=10)
 
     def restore(self) -> None:

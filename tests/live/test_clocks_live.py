@@ -23,7 +23,7 @@ def test_a_clock_fires_within_five_seconds_of_its_deadline_with_no_move(
     delays = []
     for game, deadline in zip(created, deadlines, strict=True):
         for _ in range(100):  # reads only: they fire nothing
-            status, log = live_service.call("GET", f"/api/v1/games/{game['id']}/events/")
+            _status, log = live_service.call("GET", f"/api/v1/games/{game['id']}/events/")
             timed_out = [event for event in log if event["type"] == "timed_out"]
             if timed_out:
                 break
@@ -31,7 +31,7 @@ def test_a_clock_fires_within_five_seconds_of_its_deadline_with_no_move(
         assert timed_out, live_service.log_tail()
         fired = dt.datetime.fromisoformat(timed_out[0]["created_at"])
         delays.append((fired - deadline).total_seconds())
-        status, shown = live_service.call("GET", f"/api/v1/games/{game['id']}/")
+        _status, shown = live_service.call("GET", f"/api/v1/games/{game['id']}/")
         assert shown["current_seat"] == 1 and shown["clock"]["deadline"] is not None
     assert all(0 <= delay < 5 for delay in delays), delays
     # Counted by the task worker's process, shown by the server's.

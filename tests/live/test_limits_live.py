@@ -63,7 +63,7 @@ CACHES = [
 
 
 @pytest.fixture(params=CACHES)
-def limited_services(request, tmp_path_factory) -> Iterator[list[LiveService]]:  # noqa: ANN001
+def limited_services(request, tmp_path_factory) -> Iterator[list[LiveService]]:
     """Two servers, as two hosts of one deployment would be: four worker processes."""
     folder = tmp_path_factory.mktemp(f"limits-{request.param}")
     # A daily window: the test never straddles its end (but at midnight UTC).
@@ -136,7 +136,7 @@ def test_a_bot_plays_back_to_back_under_the_default_limits(default_service):
 
 
 @pytest.fixture(params=CACHES)
-def keyed_services(request, tmp_path_factory) -> Iterator[list[LiveService]]:  # noqa: ANN001
+def keyed_services(request, tmp_path_factory) -> Iterator[list[LiveService]]:
     """Two servers of two workers each, with a small ceiling for an address with keys."""
     folder = tmp_path_factory.mktemp(f"keyed-{request.param}")
     yield from _serve(

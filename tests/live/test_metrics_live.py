@@ -20,5 +20,5 @@ def test_moves_served_by_any_worker_process_are_counted_once(live_service: LiveS
             assert status == 200
             made += 1
     assert live_service.counted("dice_moves_total", ruleset="maxi-yatzy") - before == made
-    status, refused = live_service.call("GET", "/metrics")
+    status, _refused = live_service.call("GET", "/metrics")
     assert status == 401

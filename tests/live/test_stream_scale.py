@@ -40,7 +40,7 @@ def database_connections(service: LiveService) -> list[str]:
     return [name for (name,) in rows]
 
 
-async def open_streams(service: LiveService, game_ids: list[str], count: int):  # noqa: ANN201
+async def open_streams(service: LiveService, game_ids: list[str], count: int):
     """``count`` raw SSE connections spread over the games, each read past its first event."""
     parts = urlsplit(service.url)
     gate = asyncio.Semaphore(50)

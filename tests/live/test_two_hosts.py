@@ -123,7 +123,7 @@ def _redis_answers() -> bool:
         return False
 
 
-def _wait_for(check, timeout: float = 30) -> None:  # noqa: ANN001
+def _wait_for(check, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

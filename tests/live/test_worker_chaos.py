@@ -40,7 +40,7 @@ def chaos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServic
             yield service, env, folder
 
 
-def worker(env: dict, folder: Path, name: str):  # noqa: ANN201
+def worker(env: dict, folder: Path, name: str):
     return working(folder, env, name=name, interval=0.2)
 
 
@@ -72,7 +72,7 @@ def timeouts(service: LiveService, game: dict) -> int:
     return found[0] if found else 0
 
 
-def wait_for(check, seconds: float) -> bool:  # noqa: ANN001
+def wait_for(check, seconds: float) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if check():
@@ -123,7 +123,7 @@ class Hanging:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 receiver.received.append(self.headers["webhook-id"])
                 if not receiver.release.wait(30):
@@ -161,7 +161,7 @@ def test_a_worker_killed_inside_a_webhook_attempt_leaves_it_to_another(chaos):
         )
         assert status == 201, hook
         with worker(env, folder, "sender") as first:
-            status, game = service.call(
+            status, _game = service.call(
                 "POST", "/api/v1/games/", {"ruleset": "yatzy", "players": [{"name": "Ann"}]},
                 key=key,
             )

@@ -65,7 +65,7 @@ def whole_game(
     options = ruleset.validate_options({})
     mind = random.Random(7)
 
-    def strategy(ruleset, state, level, options, rng):  # noqa: ANN001, ANN202
+    def strategy(ruleset, state, level, options, rng):
         return computer_command(ruleset, state, level, options, rng, folder=folder)
 
     match = Match(ruleset, options, [Seat("Ann"), Seat("Bot", levels[1])], strategy)

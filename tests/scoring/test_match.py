@@ -12,7 +12,7 @@ YAHTZEE = scoring.get_ruleset("yahtzee")
 OPTIONS = YAHTZEE.validate_options({})
 
 
-def first_box(ruleset, state, level, options, rng):  # noqa: ANN001, ANN201
+def first_box(ruleset, state, level, options, rng):
     """A computer that rolls once and fills the first legal box: easy to follow."""
     if state["dice"] is None:
         return Roll()
@@ -27,7 +27,7 @@ def new(game: Match, open_seats: int = 0) -> scoring.Outcome:
     return game.new(open_seats=open_seats, dice=random.Random(1), mind=random.Random(2))
 
 
-def play(game: Match, state, seat, command) -> scoring.Outcome:  # noqa: ANN001
+def play(game: Match, state, seat, command) -> scoring.Outcome:
     return game.play(state, seat=seat, command=command, dice=random.Random(3),
                      mind=random.Random(4))
 

@@ -38,10 +38,10 @@ class Table:
         self.events = [{"type": "created", "seat": None, "data": created}]
         self.apply(self.match.new(open_seats=open_seats, dice=self.dice, mind=self.mind))
 
-    def strategy(self, ruleset, state, level, options, rng):  # noqa: ANN001, ANN201
+    def strategy(self, ruleset, state, level, options, rng):
         return computer_command(ruleset, state, level, options, rng, folder=self.folder)
 
-    def apply(self, outcome) -> None:  # noqa: ANN001
+    def apply(self, outcome) -> None:
         self.state = outcome.state
         self.events.extend(
             {"type": e.type, "seat": e.seat, "data": e.data} for e in outcome.events
@@ -153,8 +153,8 @@ def test_a_computer_move_taken_out_is_found(tmp_path):
     table = Table("yahtzee", [Seat("Ann"), Seat("Bot", "greedy")], tmp_path)
     table.play_greedily(40)
     record = table.record()
-    bot = next(i for i, e in enumerate(record["events"]) if e["seat"] == 1 and e["type"] == "held"
-               or e["seat"] == 1 and e["type"] == "rolled" and i > 5)
+    bot = next(i for i, e in enumerate(record["events"]) if (e["seat"] == 1 and e["type"] == "held")
+               or (e["seat"] == 1 and e["type"] == "rolled" and i > 5))
     del record["events"][bot]
     for seq, event in enumerate(record["events"], start=1):
         event["seq"] = seq
@@ -169,7 +169,7 @@ JSON = st.recursive(
 )
 
 
-def _places(value, path=()):  # noqa: ANN001, ANN202
+def _places(value, path=()):
     """Every place in a JSON document, as a path of keys and indices."""
     yield path
     if isinstance(value, dict):

@@ -138,12 +138,12 @@ def test_a_refused_selection_changes_nothing(faces, positions):
 
 def scoring_selections(free: list[tuple[int, int]]) -> list[list[int]]:
     """Every scoring selection of the free dice, given as (position, face) pairs."""
-    found = []
-    for size in range(1, len(free) + 1):
-        for picked in combinations(free, size):
-            if selection_value([face for _, face in picked]) is not None:
-                found.append([position for position, _ in picked])
-    return found
+    return [
+        [position for position, _ in picked]
+        for size in range(1, len(free) + 1)
+        for picked in combinations(free, size)
+        if selection_value([face for _, face in picked]) is not None
+    ]
 
 
 def random_move(table: Table, rnd: random.Random) -> tuple[str, dict]:

@@ -196,8 +196,8 @@ THREE_OF_EACH = [
     ("fills", "upper_total", "upper_bonus"),
     [
         param(THREE_OF_EACH, 63, 35, id="exactly-63-three-of-each-face"),
-        param([([1, 1, 2, 3, 4], "ones")] + THREE_OF_EACH[1:], 62, 0, id="62-one-short"),
-        param([([1, 1, 1, 1, 2], "ones")] + THREE_OF_EACH[1:], 64, 35, id="64-over"),
+        param([([1, 1, 2, 3, 4], "ones"), *THREE_OF_EACH[1:]], 62, 0, id="62-one-short"),
+        param([([1, 1, 1, 1, 2], "ones"), *THREE_OF_EACH[1:]], 64, 35, id="64-over"),
         param(
             [([6, 6, 6, 6, 6], "sixes"), ([5, 5, 5, 5, 5], "fives"), ([4, 4, 1, 2, 3], "fours")],
             63, 35, id="63-from-three-boxes-only",

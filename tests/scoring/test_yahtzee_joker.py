@@ -193,7 +193,7 @@ def test_forced_joker_with_one_open_upper_box_left_offers_it_at_zero_in_a_real_g
     table = Table()
     table.turn([2, 2, 2, 2, 2], "yahtzee")
     table.turn([4, 4, 4, 1, 2], "fours")
-    for box in OTHER_LOWER + ("ones", "twos", "threes", "fives"):
+    for box in (*OTHER_LOWER, "ones", "twos", "threes", "fives"):
         table.turn(PLAIN, box, scratch=True)
     table.roll(*FOURS)
     assert table.view().choices == {"sixes": 0}

@@ -151,7 +151,7 @@ def random_move(rnd):
         if rnd.random() < 0.2:
             hold.append(rnd.choice([5, -1, hold[0] if hold else 7]))
         return action, {"hold": hold}
-    return action, {"category": rnd.choice(BOXES + ("sevens",))}
+    return action, {"category": rnd.choice((*BOXES, "sevens"))}
 
 
 def legal_move(rnd, view):

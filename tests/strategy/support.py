@@ -24,7 +24,7 @@ YAHTZEE_LOWER = (
 
 def card_with(open_boxes: tuple[str, ...], boxes: tuple[str, ...], **filled: int) -> dict:
     """A card with ``open_boxes`` open, ``filled`` as given and every other box at 0."""
-    card: dict[str, int | None] = {box: 0 for box in boxes}
+    card: dict[str, int | None] = dict.fromkeys(boxes, 0)
     card.update(filled)
     for box in open_boxes:
         card[box] = None

@@ -1,6 +1,7 @@
 """The Maxi Yatzy heuristic: its value model's parts, its use of saved rolls, and that it
 plays better than greedy."""
 
+import itertools
 import random
 import statistics
 from pathlib import Path
@@ -22,7 +23,7 @@ BOXES = [box.id for box in MAXI.boxes]
 
 def card(*open_boxes: str, **filled: int) -> dict[str, int | None]:
     """Open boxes as given, the named ones filled, every other box filled with 0."""
-    result: dict[str, int | None] = {box: 0 for box in BOXES}
+    result: dict[str, int | None] = dict.fromkeys(BOXES, 0)
     result.update(filled)
     for box in open_boxes:
         result[box] = None
@@ -52,7 +53,7 @@ def test_pars_and_saved_rolls() -> None:
     assert par["full_straight"] < 21
     saves = [plan.save(k) for k in range(8)]
     assert saves[0] == 0
-    assert all(b > a for a, b in zip(saves, saves[1:], strict=False))  # rolls are worth something
+    assert all(b > a for a, b in itertools.pairwise(saves))  # rolls are worth something
     last_turn = TurnPlan(MAXI, card("chance"))
     assert last_turn.save(5) == 0  # no later turn to save rolls for
 

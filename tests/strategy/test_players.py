@@ -303,7 +303,7 @@ def test_optimal_forced_yatzy_plays_the_advised_move_in_every_reached_state(
 def test_optimal_asks_the_solver_with_the_rolls_still_allowed() -> None:
     # The engine's rolls left after the dice are what the solver takes: with junk dice and
     # two rolls left it rolls; with none left it fills what the solver says for 0 rolls.
-    card = {box: 0 for box in BOXES} | {"yahtzee": None, "chance": None}
+    card = dict.fromkeys(BOXES, 0) | {"yahtzee": None, "chance": None}
     strategy = corner("yahtzee", YAHTZEE.validate_options({}), card)
     state = yahtzee_state({"card": card, "bonus": 0, "dice": [4, 4, 4, 4, 4],
                            "rolls_used": 1})
@@ -334,7 +334,7 @@ def test_every_box_level_starts_a_turn_with_a_plain_roll(folder: Path) -> None:
 
 
 def test_random_sometimes_rolls_again_and_sometimes_scores() -> None:
-    state = yahtzee_state({"card": {box: None for box in BOXES}, "bonus": 0,
+    state = yahtzee_state({"card": dict.fromkeys(BOXES), "bonus": 0,
                            "dice": [1, 2, 3, 4, 6], "rolls_used": 1})
     options = YAHTZEE.validate_options({})
     rng = random.Random(5)
@@ -346,7 +346,7 @@ def test_random_sometimes_rolls_again_and_sometimes_scores() -> None:
 
 def test_greedy_holds_what_serves_its_best_box_and_stops_when_it_is_strong() -> None:
     options = YAHTZEE.validate_options({})
-    blank = {box: None for box in BOXES}
+    blank = dict.fromkeys(BOXES)
     # Best now: chance (17) < 2/3 of 30: roll, holding the dice of 4 or more.
     state = yahtzee_state({"card": blank, "bonus": 0, "dice": [6, 1, 5, 3, 2],
                            "rolls_used": 1})

@@ -20,7 +20,7 @@ DEFAULTS = TEN.validate_options({})
 
 
 @pytest.fixture(scope="module")
-def tables(folder: Path):  # noqa: ANN201
+def tables(folder: Path):
     return load_tables(350, folder)
 
 

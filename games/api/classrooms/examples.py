@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
 from games.api.schema import docs
 from games.http.problems import problem
+from scoring import ProblemCode
 
 CLASSROOM_ID = "6a1f0f6e-2b4c-4d8e-9f10-1a2b3c4d5e6f"
 STUDENT_ID = "0b5e7d3c-91a2-4f6b-8c3d-2e1f0a9b8c7d"
@@ -62,7 +63,7 @@ WRONG_KEY_EXAMPLE = OpenApiExample(
     "A wrong or revoked key",
     response_only=True,
     status_codes=["401"],
-    value=problem("invalid_api_key", "this API key is not valid (wrong or revoked)"),
+    value=problem(ProblemCode.INVALID_API_KEY, "this API key is not valid (wrong or revoked)"),
 )
 
 
@@ -70,7 +71,7 @@ FORBIDDEN_EXAMPLE = OpenApiExample(
     "A student's key on a teacher's path",
     response_only=True,
     status_codes=["403"],
-    value=problem("forbidden", "only the classroom's teacher key may do this"),
+    value=problem(ProblemCode.FORBIDDEN, "only the classroom's teacher key may do this"),
 )
 
 

@@ -59,6 +59,7 @@ from games.http.problems import problem
 from games.http.throttles import ClassroomThrottle
 from games.models import Classroom
 from games.play.selectors import with_seats
+from scoring import ProblemCode
 
 
 class TeacherView(ProblemRefusals):
@@ -195,7 +196,7 @@ class ClassroomView(TeacherView):
                 response_only=True,
                 status_codes=["403"],
                 value=problem(
-                    "quota_above_default",
+                    ProblemCode.QUOTA_ABOVE_DEFAULT,
                     "a teacher may lower the quota, not raise it above the default "
                     "(games_per_hour 6000); ask the service's operator for more",
                 ),

@@ -16,7 +16,7 @@ from games.http.strict import (
     StrictSerializer,
 )
 from games.play.clocks import DEFAULT_MAX_TIMEOUTS, MAX_TIMEOUTS, TURN_SECONDS
-from scoring import RULESETS
+from scoring import RULESETS, ProblemCode
 from scoring.commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 from scoring.verifiable import CLIENT_SEED_LENGTH
 
@@ -95,7 +95,8 @@ class GameCreateIn(StrictSerializer):
     def validate_ruleset(self, value: str) -> str:
         if value not in RULESETS:
             raise serializers.ValidationError(
-                f"no ruleset {value!r}; known: {', '.join(RULESETS)}", code="unknown_ruleset"
+                f"no ruleset {value!r}; known: {', '.join(RULESETS)}",
+                code=ProblemCode.UNKNOWN_RULESET
             )
         return value
 
@@ -120,7 +121,8 @@ class PositionsField(serializers.ListField):
             or len(set(data)) != len(data)
         ):
             raise serializers.ValidationError(
-                "must be a list of distinct dice positions from 0 to 5", code="invalid_dice"
+                "must be a list of distinct dice positions from 0 to 5",
+                code=ProblemCode.INVALID_DICE
             )
         return sorted(data)
 
@@ -194,13 +196,17 @@ class BoxField(StrictCharField):
 
     def fail(self, key: str, **kwargs: Any) -> None:
         if key == "required":
-            raise serializers.ValidationError("name the box to fill", code="unknown_category")
+            raise serializers.ValidationError(
+                "name the box to fill", code=ProblemCode.UNKNOWN_CATEGORY
+            )
         super().fail(key, **kwargs)
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
         if value not in BOX_IDS:
-            raise serializers.ValidationError(f"no box {value!r}", code="unknown_category")
+            raise serializers.ValidationError(
+                f"no box {value!r}", code=ProblemCode.UNKNOWN_CATEGORY
+            )
         return value
 
 

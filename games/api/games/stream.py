@@ -49,6 +49,7 @@ from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceError
 from games.play.privacy import PRIVACY_COLUMNS, private_of
 from games.serving.threaded_wsgi import EXECUTOR_KEY
+from scoring import ProblemCode
 from scoring.match import GameStatus
 
 logger = logging.getLogger(__name__)
@@ -279,14 +280,16 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     event loop.
     """
     if request.method != "GET":
-        refused = problem_response("method_not_allowed", f'method "{request.method}" not allowed')
+        refused = problem_response(
+            ProblemCode.METHOD_NOT_ALLOWED, f'method "{request.method}" not allowed'
+        )
         refused["Allow"] = "GET"
         return refused
     try:
         after = start_position(request)
     except BadPosition as bad:
-        error = {"field": bad.field, "code": "invalid", "detail": bad.detail}
-        return problem_response("invalid", f"{bad.field}: {bad.detail}", errors=[error])
+        error = {"field": bad.field, "code": ProblemCode.INVALID, "detail": bad.detail}
+        return problem_response(ProblemCode.INVALID, f"{bad.field}: {bad.detail}", errors=[error])
     try:
         _check_visible(request, pk)
         found = _read(pk, MAX_POSITION)  # gives its connection back to the pool at once
@@ -294,9 +297,9 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         return problem_response(refused.code, refused.detail)
     except DatabaseError as error:
         logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
-        return problem_response("database_unavailable", "the database cannot be reached")
+        return problem_response(ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
     if found is None:
-        return problem_response("not_found", "no game with this id")
+        return problem_response(ProblemCode.NOT_FOUND, "no game with this id")
     if found.over and found.last_seq <= after:
         # Nothing more will come. 204 (not an empty stream) tells EventSource to stop
         # reconnecting.

@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from games.api.fields import RulesetField
 from games.play import selectors
-from scoring import RULESETS
+from scoring import RULESETS, ProblemCode
 
 
 class LeaderboardQuery(serializers.Serializer):
@@ -22,6 +22,7 @@ class LeaderboardQuery(serializers.Serializer):
     def validate_ruleset(self, value: str) -> str:
         if value not in RULESETS:
             raise serializers.ValidationError(
-                f"no ruleset {value!r}; known: {', '.join(RULESETS)}", code="unknown_ruleset"
+                f"no ruleset {value!r}; known: {', '.join(RULESETS)}",
+                code=ProblemCode.UNKNOWN_RULESET
             )
         return value

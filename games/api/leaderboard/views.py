@@ -10,6 +10,7 @@ from games.api.leaderboard.requests import LeaderboardQuery
 from games.api.schema import docs
 from games.http.problems import problem
 from games.play import selectors
+from scoring import ProblemCode
 
 TABLE_EXAMPLE = OpenApiExample(
     "A tie for second place",
@@ -57,9 +58,9 @@ UNKNOWN_RULESET_EXAMPLE = OpenApiExample(
     response_only=True,
     status_codes=["400"],
     value=problem(
-        "unknown_ruleset",
+        ProblemCode.UNKNOWN_RULESET,
         f"ruleset: {UNKNOWN_CHESS}",
-        [{"field": "ruleset", "code": "unknown_ruleset", "detail": UNKNOWN_CHESS}],
+        [{"field": "ruleset", "code": ProblemCode.UNKNOWN_RULESET, "detail": UNKNOWN_CHESS}],
     ),
 )
 

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from games.api.schema import docs
 from games.api.schema.shapes import serializer_for
 from games.http.problems import PROBLEM, problem, problem_headers
+from scoring import ProblemCode
 
 
 class HealthBody(TypedDict):
@@ -35,8 +36,8 @@ class HealthView(APIView):
         try:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT 1")
-        except Exception:  # any database failure means the service cannot serve
-            body = problem("database_unavailable", "the database cannot be reached")
+        except Exception:  # noqa: BLE001 - any database failure means the service cannot serve
+            body = problem(ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
             return Response(
                 body | {"database": "unavailable"},
                 status=503,

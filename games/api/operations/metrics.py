@@ -27,6 +27,7 @@ from games.http.permissions import Operator
 from games.http.problems import problem_response
 from games.models import Assignment, Delivery, Game
 from games.observe.metrics import WORK_KINDS
+from scoring import ProblemCode
 from scoring.match import GameStatus
 
 
@@ -82,7 +83,7 @@ class WorkQueue:
 def metrics(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
     if not token:
-        return problem_response("not_found", f"nothing at {request.path}")
+        return problem_response(ProblemCode.NOT_FOUND, f"nothing at {request.path}")
     given = request.META.get("HTTP_AUTHORIZATION")
     if given is not None and (refused := locked_out(request)) is not None:
         return refused

@@ -65,6 +65,8 @@ REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 def offline_redoc_bundle() -> bytes:
     """The sidecar's ReDoc bundle, its one address on another host replaced by our logo."""
     path = finders.find(REDOC_BUNDLE)
+    if not isinstance(path, str):
+        raise FileNotFoundError(REDOC_BUNDLE)
     with open(path, encoding="utf-8") as bundle:
         return bundle.read().replace(REDOC_LOGO, static("docs/redoc-logo.svg")).encode()
 

@@ -16,6 +16,7 @@ from games.http.permissions import MaySeeGame, ProblemRefusals
 from games.http.throttles import RecordThrottle, VerifyThrottle
 from games.play.privacy import private_game
 from games.play.records import game_record, record_verify
+from scoring import ProblemCode
 from scoring.record_format import shape as record_shape
 
 # The largest record checked (the contract's 1 MB): a whole game of eight computer seats
@@ -86,6 +87,6 @@ class RecordVerifyView(APIView):
         declared = request.META.get("CONTENT_LENGTH") or "0"
         if not declared.isdigit() or int(declared) > MOST_BYTES:
             raise ValidationError(
-                {"record": [f"a record is at most {MOST_BYTES} bytes"]}, code="invalid"
+                {"record": [f"a record is at most {MOST_BYTES} bytes"]}, code=ProblemCode.INVALID
             )
         return Response(render_verdict(record_verify(document=request.data)))

@@ -131,7 +131,7 @@ class RulesetViewSet(viewsets.ViewSet):
         given = AdviceIn(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        answer = advise_with(
+        advice = advise_with(
             strategy_load(
                 ruleset_id=ruleset.id, options=ruleset.validate_options(data["options"])
             ),
@@ -140,7 +140,7 @@ class RulesetViewSet(viewsets.ViewSet):
             data.get("dice"),
             data.get("rolls_left"),
         )
-        return Response(render_advice(answer))
+        return Response(render_advice(advice))
 
 
 def _ruleset(ruleset_id: str) -> Ruleset:

@@ -4,6 +4,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, PolymorphicPr
 
 from games.api.schema.responses import ProblemOut
 from games.http.problems import PROBLEM_TYPES, problem
+from scoring import ProblemCode
 from scoring.strategy.analysis import (
     BEST_TOLERANCE,
     DECIMALS,
@@ -81,7 +82,7 @@ def problems(*statuses: int, strategy: bool = False) -> dict[tuple[int, str], Op
 
 PROBLEM_EXAMPLE = OpenApiExample(
     "A refused move",
-    value=problem("no_rolls_left", "no rolls are left this turn: fill a box"),
+    value=problem(ProblemCode.NO_ROLLS_LEFT, "no rolls are left this turn: fill a box"),
     response_only=True,
     status_codes=["409"],
 )

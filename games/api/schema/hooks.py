@@ -15,6 +15,7 @@ from games.api.schema import variants
 from games.api.schema.docs import WHEN
 from games.api.schema.enums import EVENT_TYPES
 from scoring import RULESETS, Ruleset
+from scoring.boxgame import BoxGame
 from scoring.strategy import SUPPORTED
 from scoring.tenthousand import TenThousand
 
@@ -176,6 +177,7 @@ def tell_answers_apart(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 def _advice_body(generic: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     if isinstance(ruleset, TenThousand):
         return variants.ten_thousand_advice_body(generic, ruleset)
+    assert isinstance(ruleset, BoxGame)  # every ruleset but Ten Thousand fills boxes
     return variants.advice_body(generic, ruleset)
 
 
@@ -285,8 +287,10 @@ CREATED_LINKS = {
     "JoinGame": ("games_join_create", "Take an open seat of it.", False),
     "StartGame": (
         "games_start_create",
-        "Its first seat, if a person, starts it with the token shown here (a game that "
-        "waits for open seats).",
+        (
+            "Its first seat, if a person, starts it with the token shown here (a game that "
+            "waits for open seats)."
+        ),
         True,
     ),
     "LeaveGame": (

@@ -30,6 +30,7 @@ from typing import (
     NotRequired,
     Required,
     Union,
+    cast,
     get_args,
     get_origin,
     get_type_hints,
@@ -111,7 +112,7 @@ def keys_of(shape: type) -> dict[str, tuple[Value, bool]]:
     """Each key of the shape, in order, with its value and whether every body has it."""
     hints = get_type_hints(shape, include_extras=True)
     return {
-        key: (value_of(hint), key in shape.__required_keys__)  # type: ignore[attr-defined]
+        key: (value_of(hint), key in shape.__required_keys__)  # type: ignore[attr-defined]  # a TypedDict's
         for key, hint in hints.items()
     }
 
@@ -131,7 +132,8 @@ def serializer_for(shape: type) -> type[serializers.Serializer]:
         }
         name = shape.__name__.removesuffix("Body") + "Out"
         attrs = {"__doc__": shape.__doc__, "__module__": shape.__module__, **fields}
-        _DERIVED[shape] = type(serializers.Serializer)(name, (serializers.Serializer,), attrs)
+        derived = serializers.SerializerMetaclass(name, (serializers.Serializer,), attrs)
+        _DERIVED[shape] = cast("type[serializers.Serializer]", derived)
     return _DERIVED[shape]
 
 

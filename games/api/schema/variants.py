@@ -18,7 +18,7 @@ then keep the plain shape of the body.
 import copy
 from collections.abc import Iterator
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from typing import Any
 
 from scoring import Option, RuleError, Ruleset
@@ -87,8 +87,10 @@ def create_body(generic: Schema, seat: Schema, ruleset: Ruleset) -> Schema:
     )
     refused = list(seat_counts_refused(ruleset, seats))
     said = [
-        f"A game of {ruleset.name}: {ruleset.min_players} to {ruleset.max_players} seats, "
-        "`players` and `open_seats` together."
+        (
+            f"A game of {ruleset.name}: {ruleset.min_players} to {ruleset.max_players} seats, "
+            "`players` and `open_seats` together."
+        )
     ]
     limits = unattended_limits(ruleset)
     if limits:
@@ -349,5 +351,5 @@ def fill_order(ruleset: BoxGame) -> list[str] | None:
 
 def filled_after_open(order: list[str]) -> Iterator[Schema]:
     """A card of a fixed-order game that fills a box after one still open."""
-    for earlier, later in zip(order, order[1:], strict=False):
+    for earlier, later in pairwise(order):
         yield {"required": [later], "properties": {earlier: OPEN, later: FILLED}}

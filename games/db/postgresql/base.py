@@ -6,7 +6,7 @@ for the answer on every request (``CONN_HEALTH_CHECKS``). This backend gives the
 Django's own. ``DATABASES["default"]["ENGINE"]`` names it for PostgreSQL (config/settings.py).
 """
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.db.backends.postgresql import base
 
@@ -14,6 +14,8 @@ from games.db.pool_check import idle_connection_check
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    _connection_pools: ClassVar[dict[str, Any]]  # Django's pools by alias (not in the stubs)
+
     @property
     def pool(self) -> Any:
         made = self.alias in self._connection_pools

@@ -14,12 +14,13 @@ import itertools
 import multiprocessing
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring import RuleError, get_ruleset
 from scoring.strategy import SUPPORTED, StaleTable, Table, build_table, load_table, prepare_table
@@ -27,6 +28,8 @@ from scoring.strategy.table import read
 from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
 
 TEN_THOUSAND = "ten-thousand"
+# What a build gives back: the table and whether it was built, or the file it was written to.
+Made = tuple[Table | SolvedTables, bool] | Path
 BUILT = (*SUPPORTED, TEN_THOUSAND)
 
 # Tables solved at once by default: one core each, a few hundred MB each.
@@ -49,7 +52,7 @@ def option_sets(ruleset_id: str) -> list[dict[str, Any]]:
 class Command(BaseCommand):
     help = "Build the optimal-strategy tables (all rulesets that have them, or those named)."
 
-    def add_arguments(self, parser) -> None:  # noqa: ANN001
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("rulesets", nargs="*", help=f"any of: {', '.join(BUILT)}")
         parser.add_argument("--folder", default=None, help="where to keep them (STRATEGY_DIR)")
         parser.add_argument("--force", action="store_true", help="rebuild fresh tables too")
@@ -59,7 +62,7 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args: Any, rulesets: list[str], folder: str | None, force: bool, jobs: int,
+        self, *args: Any, rulesets: list[str], folder: str | Path | None, force: bool, jobs: int,
         **kw: Any,
     ) -> None:
         unknown = [name for name in rulesets if name not in BUILT]
@@ -87,7 +90,7 @@ class Command(BaseCommand):
                 raise CommandError(error.detail) from error
             self.report(ruleset_id, options, table, "ready", started)
         jobs = max(1, min(jobs, len(missing)))
-        build = _build if force else _prepare
+        build: Callable[[str, dict[str, Any], Any], Made] = _build if force else _prepare
         built = 0
         started = time.perf_counter()
         if jobs == 1:
@@ -159,9 +162,7 @@ def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> Path:
     return build_table(ruleset_id, options, folder)
 
 
-def _outcome(
-    result: tuple[Table | SolvedTables, bool] | Path,
-) -> tuple[Table | SolvedTables, bool]:
+def _outcome(result: Made) -> tuple[Table | SolvedTables, bool]:
     """The table that ``_prepare`` or ``_build`` made, and whether it was built."""
     if isinstance(result, Path):  # built, always
         if result.name.startswith(TEN_THOUSAND):

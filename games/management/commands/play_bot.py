@@ -25,6 +25,8 @@ from scoring.match import GameStatus
 class Client:
     def __init__(self, url: str, key: str | None) -> None:
         parts = urlsplit(url)
+        if not parts.hostname:
+            raise CommandError(f"no host in {url!r}")
         self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
         self.key = key
         self.refused = 0

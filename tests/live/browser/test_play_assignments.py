@@ -135,7 +135,7 @@ def test_a_student_plays_game_1_of_an_assignment_and_sees_the_chart(device, live
 
 def test_the_next_game_of_the_assignment_and_the_progress(device, live_service):
     page = device.page
-    student, assignment = classroom_with_assignment(live_service)
+    student, _assignment = classroom_with_assignment(live_service)
     week = show_assignments(page, student["api_key"])
     week.get_by_role("button", name="Start game 1 of 2, Week 3").click()
     expect(page.get_by_text(re.compile(r"^Week 3: game 1 of 2, due "))).to_be_visible()

@@ -205,7 +205,7 @@ def test_a_teacher_sets_an_assignment_and_follows_its_results_live(new_device, l
             str(row["games_finished"]),
             shown(row["mean_score"]),
             str(row["best_score"]),
-            "–none" if accuracy is None else f"{shown(accuracy)}%",
+            "–none" if accuracy is None else f"{shown(accuracy)}%",  # noqa: RUF001 - the page's dash
         ])
 
     # The chart: one image named for what it shows, described by the table, that fits.
