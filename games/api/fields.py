@@ -2,7 +2,7 @@
 scorecard, a name. Strict: a value is refused, never coerced. No rules here: the engine
 owns them."""
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
@@ -48,7 +48,7 @@ class DiceField(serializers.ListField):
 
     fewest, most = 1, 6
 
-    def fail(self, key: str, **kwargs: Any) -> None:
+    def fail(self, key: str, **kwargs: Any) -> NoReturn:
         if key == "required":
             raise serializers.ValidationError("give the dice", code=ProblemCode.INVALID_DICE)
         super().fail(key, **kwargs)

@@ -165,7 +165,7 @@ def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
     accuracies are those kept when each game finished (``games.classrooms.figures``), averaged by
     the database."""
     students = list(Student.objects.filter(classroom=classroom).order_by("name_key"))
-    counts = {
+    counts: dict[uuid.UUID, Mapping[str, Any]] = {
         row["student_id"]: row
         for row in Game.objects.filter(classroom=classroom, student__isnull=False)
         .values("student_id")

@@ -193,6 +193,33 @@ def _end(raw: psycopg.Connection[Any]) -> None:
         pass  # a broken connection: Django discards it at the end of the atomic block
 
 
+# -- columns --------------------------------------------------------------------------------
+
+
+def _field(model: type[models.Model], name: str) -> "models.Field[Any, Any]":
+    """The field ``name`` of ``model``; a statement here reads and writes columns, which a
+    reverse relation (also found by name) does not have."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"{model.__name__}.{name} is a reverse relation, not a column")
+    return field
+
+
+def _column(field: "models.Field[Any, Any]") -> str:
+    """The quoted name of a concrete field's column."""
+    if field.column is None:
+        raise TypeError(f"{field.name} has no column")
+    return connection.ops.quote_name(field.column)
+
+
+def _pk(model: type[models.Model]) -> "models.Field[Any, Any]":
+    """The primary key of ``model``: every model here has one (abstract ones have no rows)."""
+    pk = model._meta.pk
+    if pk is None:
+        raise TypeError(f"{model.__name__} has no primary key")
+    return pk
+
+
 # -- reads ----------------------------------------------------------------------------------
 
 
@@ -227,9 +254,8 @@ def select(
 @lru_cache(maxsize=256)
 def _columns(model: type[models.Model], fields: tuple[str, ...], vendor: str) -> str:
     """The quoted columns of ``fields`` (every concrete field's, without), comma-separated."""
-    meta, quote = model._meta, connection.ops.quote_name
-    chosen = [meta.get_field(name) for name in fields] or meta.concrete_fields
-    return ", ".join(quote(field.column) for field in chosen)
+    chosen = [_field(model, name) for name in fields] or model._meta.concrete_fields
+    return ", ".join(_column(field) for field in chosen)
 
 
 @lru_cache(maxsize=64)
@@ -280,18 +306,16 @@ def _value(obj: models.Model, field: models.Field, *, add: bool) -> object:
 
 def update(obj: models.Model, names: Sequence[str]) -> Statement:
     """``UPDATE`` the named fields of ``obj``'s row (``auto_now`` fields get the time now)."""
-    meta = obj._meta
-    fields = [meta.get_field(name) for name in names]
+    fields = [_field(type(obj), name) for name in names]
     params = [_value(obj, field, add=False) for field in fields]
-    params.append(meta.pk.get_db_prep_value(obj.pk, connection))
+    params.append(_pk(type(obj)).get_db_prep_value(obj.pk, connection))
     return Statement(_update_sql(type(obj), tuple(names), connection.vendor), params)
 
 
 @lru_cache(maxsize=64)
 def _update_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -> str:
-    meta, quote = model._meta, connection.ops.quote_name
-    assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
-    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
+    assignments = ", ".join(f"{_column(_field(model, name))} = %s" for name in names)
+    return f"UPDATE {_table(model, vendor)} SET {assignments} WHERE {_column(_pk(model))} = %s"  # noqa: S608
 
 
 def insert(

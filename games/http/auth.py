@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -37,7 +38,7 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
     target_class = SeatTokenAuthentication
     name = "seatToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "http",
             "scheme": "bearer",
@@ -55,6 +56,13 @@ class ApiKeyAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return 'ApiKey header="X-API-Key"'
+
+
+def request_seat_token(request: Request) -> str | None:
+    """The bearer token ``SeatTokenAuthentication`` read, or None for none (``request.auth``
+    is whatever the view's authentication gave: typed as that here)."""
+    auth = request.auth
+    return auth if isinstance(auth, str) else None
 
 
 def caller_of(request: Request | HttpRequest) -> Caller | None:
@@ -75,7 +83,7 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = ApiKeyAuthentication
     name = "apiKey"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "header",

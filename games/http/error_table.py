@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from games.http.problems import PROBLEM_TYPES, ProblemType
+from scoring import ProblemCode
 
 DOCS_FILE = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 
@@ -35,7 +36,9 @@ def _row(code: object, kind: ProblemType) -> str:
     return f"| `{code}` | {kind.status} | {kind.title} | {retry} |\n"
 
 
-def error_table(types: Mapping[object, ProblemType] = PROBLEM_TYPES) -> str:
+def error_table(
+    types: Mapping[ProblemCode, ProblemType] | Mapping[str, ProblemType] = PROBLEM_TYPES,
+) -> str:
     """The whole of ``docs/errors.md``; each key is written as ``str(key)``, so plain strings
     and string enums give the same table."""
     return HEADER + "".join(_row(str(code), kind) for code, kind in types.items())

@@ -21,6 +21,7 @@ given, so that nothing a client sees changes:
 
 import io
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -42,9 +43,9 @@ class FastJSONRenderer(JSONRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
-        if data is None or self.get_indent(accepted_media_type, renderer_context or {}):
+        if data is None or self.get_indent(accepted_media_type or "", renderer_context or {}):
             return super().render(data, accepted_media_type, renderer_context)
         try:
             written = orjson.dumps(data, default=_default, option=_OPTIONS)
@@ -65,7 +66,7 @@ class FastJSONParser(JSONParser):
         self,
         stream: Any,
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         encoding = (parser_context or {}).get("encoding") or "utf-8"
         if stream is None or encoding.lower().replace("-", "") != "utf8":

@@ -39,7 +39,7 @@ class Refusing(BasePermission):
     """A permission that says why it refused: ``code`` and ``message`` of the last refusal
     (DRF makes one instance per request, so they are this request's)."""
 
-    code = "forbidden"
+    code: ProblemCode = ProblemCode.FORBIDDEN
     message = "this request is not allowed"
 
     def refuse(self, refusal: ServiceError) -> bool:
@@ -62,7 +62,9 @@ class ProblemRefusals(APIView):
     def permission_denied(
         self, request: Request, message: str | None = None, code: str | None = None
     ) -> NoReturn:
-        raise ServiceError(code or Refusing.code, str(message or Refusing.message))
+        # DRF hands over the refusing permission's ``code``: a ``Refusing`` one's, a member.
+        problem = ProblemCode(code) if code else Refusing.code
+        raise ServiceError(problem, str(message or Refusing.message))
 
     def require(self, request: Request, permission: Refusing) -> None:
         """Checks ``permission`` now, in the handler: for a view that checks something else

@@ -11,7 +11,7 @@ here on each request: each finished student game's accuracies are kept once, by
 :mod:`games.classrooms.figures`, which calls :func:`analysis_of`.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -111,7 +111,7 @@ def analysis_of(
 
 def _analyse(
     game: Game,
-    log: Iterable[dict[str, Any]],
+    log: Iterable[Mapping[str, Any]],
     seats: list[int],
     *,
     build_missing: bool | None = None,

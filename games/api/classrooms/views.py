@@ -266,7 +266,7 @@ class ClassroomGamesView(TeacherView):
             raise ValidationError(chosen.errors)
         games = with_seats(chosen.qs.select_related("student"))
         pages = GamePagination()
-        page = pages.paginate_queryset(games, request, view=self)
+        page = pages.paginate_queryset(games, request, view=self) or []
         return pages.get_paginated_response(
             [render_game(game, list(game.players.all())) for game in page]
         )

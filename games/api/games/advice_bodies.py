@@ -1,7 +1,7 @@
 """What the strategy tables say about a game: the hint for the seat to move and the
 analysis of every decision, for box games and for Ten Thousand."""
 
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict, cast
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -9,6 +9,7 @@ from rest_framework import serializers
 from games.api.rulesets.bodies import (
     OBJECTIVE,
     AdviceBody,
+    AdviceOptionBody,
     TenThousandAdviceBody,
     TenThousandOption,
     render_advice,
@@ -194,7 +195,7 @@ def render_hint(hint: Hint) -> HintBody | TenThousandHintBody:
         "seat": hint.seat,
         "method": "heuristic",
         "expected_final": None,
-        "best": hint.move,
+        "best": cast("AdviceOptionBody | None", hint.move),  # the engine's move, untyped
         "options": [],
     }
 
@@ -219,15 +220,15 @@ def render_analysis(result: GameAnalysis) -> AnalysisBody | TenThousandAnalysisB
         for seat in analysis.seats
     ]
     decisions = [decision.as_dict() for decision in analysis.decisions]
+    # The engine's seats and decisions (untyped dicts) are the bodies' shapes.
     if isinstance(analysis, TenThousandAnalysis):
-        return {
+        body = {
             "method": analysis.method,
             "objective": analysis.objective,
-            "seats": seats,  # type: ignore[typeddict-item]
-            "decisions": decisions,  # type: ignore[typeddict-item]
+            "seats": seats,
+            "decisions": decisions,
         }
-    return {
-        "method": analysis.method,
-        "seats": seats,  # type: ignore[typeddict-item]
-        "decisions": decisions,  # type: ignore[typeddict-item]
-    }
+        return cast("TenThousandAnalysisBody", body)
+    return cast(
+        "AnalysisBody", {"method": analysis.method, "seats": seats, "decisions": decisions}
+    )

@@ -1,7 +1,7 @@
 """A game's answers: the game with its seats, and its log's events; each shape declared
 once (``games.api.schema.shapes``) and rendered here."""
 
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from games.api.schema.enums import COMPUTERS, EVENT_TYPES, GAME_STATUSES
 from games.api.schema.responses import Face, RulesetId
@@ -157,9 +157,11 @@ def render_game(
     view = get_ruleset(game.ruleset).view(game.state, options=game.options)
     seats: list[PlayerBody] = []
     for player, shown in zip(players, view.players, strict=True):
-        seat: PlayerBody = {
-            "seat": player.seat, "name": player.name, "computer": player.computer, **shown
-        }
+        # The engine's view of the seat (an untyped dict) completes the shape.
+        seat = cast(
+            "PlayerBody",
+            {"seat": player.seat, "name": player.name, "computer": player.computer, **shown},
+        )
         seat["left"] = bool(view.left and view.left[player.seat])
         if tokens and player.seat in tokens:
             seat["token"] = tokens[player.seat]
@@ -171,13 +173,13 @@ def render_game(
         "status": game.status,
         "ranked": game.ranked,
         "seed": game.seed,
-        "dice": dice_shown(game),
+        "dice": cast("DiceBody", dice_shown(game)),  # the algorithm: one the body names
         "clock": clock_shown(game),
         "open_seats": game.open_seats,
         "version": game.version,
         "round": view.round,
         "current_seat": view.current_seat if game.status == GameStatus.ACTIVE else None,
-        "turn": view.turn,
+        "turn": cast("TurnBody", view.turn),  # the engine's view, an untyped dict
         "choices": view.choices if game.status == GameStatus.ACTIVE else {},
         "players": seats,
         "winners": view.winners,
@@ -186,7 +188,7 @@ def render_game(
         "finished_at": iso_time(game.finished_at) if game.finished_at else None,
         # A student's game: its classroom and the student (one query when not prefetched).
         "classroom": str(game.classroom_id) if game.classroom_id else None,
-        "student": game.student.name if game.student_id else None,
+        "student": game.student.name if game.student is not None else None,
         "assignment": str(game.assignment_id) if game.assignment_id else None,
         "assignment_game": game.assignment_game,
     }

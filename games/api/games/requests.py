@@ -1,7 +1,7 @@
 """A game's requests: its creation, the moves (each parsed into the engine's typed command),
 and the query strings of its list, its log and its analysis."""
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
@@ -194,7 +194,7 @@ class BoxField(StrictCharField):
     """A box id of some ruleset (whether the game's ruleset has it is the engine's check);
     any other string, or none at all, is ``unknown_category``, as the contract names it."""
 
-    def fail(self, key: str, **kwargs: Any) -> None:
+    def fail(self, key: str, **kwargs: Any) -> NoReturn:
         if key == "required":
             raise serializers.ValidationError(
                 "name the box to fill", code=ProblemCode.UNKNOWN_CATEGORY
@@ -211,7 +211,7 @@ class BoxField(StrictCharField):
 
 
 class ScoreBoxIn(CommandIn):
-    command = Score
+    command: ClassVar[type[Command]] = Score
     category = BoxField(help_text="A box id of the game's ruleset (see /api/v1/rulesets/).")
 
 

@@ -39,7 +39,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from games.api.games.bodies import render_event
+from games.api.games.bodies import EventBody, render_event
 from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.permissions import require_may_see
@@ -101,7 +101,7 @@ class Progress:
 
     over: bool  # the game is finished or abandoned: its log will not grow
     last_seq: int  # the seq of the game's last event
-    events: list[dict[str, Any]]  # rendered, oldest first, at most BATCH of them
+    events: list[EventBody]  # rendered, oldest first, at most BATCH of them
 
 
 def _read(game_id: uuid.UUID, after: int) -> Progress | None:

@@ -2,7 +2,7 @@
 parse the request, call one service, render the answer."""
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from django.db.models import Q, QuerySet
@@ -47,7 +47,7 @@ from games.api.games.requests import (
     StartIn,
 )
 from games.api.schema import docs
-from games.http.auth import SeatTokenAuthentication, caller_of
+from games.http.auth import SeatTokenAuthentication, caller_of, request_seat_token
 from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
 from games.models import Event, Game
@@ -57,7 +57,7 @@ from games.play.analysis import game_analysis
 from games.play.clocks import Clock
 from games.play.privacy import PRIVACY_COLUMNS, private_game, private_of
 from games.play.selectors import with_seats
-from scoring.commands import Command
+from scoring.commands import Command, Join
 from scoring.match import Seat
 
 UUID_RE = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -96,7 +96,7 @@ NOT_MODIFIED = OpenApiResponse(description="Your copy is current (no body).")
 ETAG = {"ETag": {"schema": {"type": "string"}, "description": 'The game\'s version, as `"12"`.'}}
 
 
-def with_etag(body: dict[str, Any], status: int = 200, **headers: str) -> Response:
+def with_etag(body: Mapping[str, Any], status: int = 200, **headers: str) -> Response:
     return Response(body, status=status, headers={"ETag": f'"{body["version"]}"', **headers})
 
 
@@ -162,7 +162,7 @@ class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
         "student's `X-API-Key` the game is the student's (its `classroom` and `student` say "
         "so) and the limits count per key; without one, per client address.",
         request=GameCreateIn,
-        auth=[{"apiKey": []}, {}],
+        auth=[{"apiKey": []}, {}],  # type: ignore[list-item]  # requirements, as drf-spectacular takes them
         responses={201: GameOut, **docs.problems(400, 401, 413, 415, 429, strategy=True)},
         examples=[
             docs.GAME_EXAMPLE,
@@ -207,7 +207,8 @@ class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
         # Games of an assignment are private until its deadline (``games.play.privacy``).
         public = self.get_queryset().filter(Q(due_at__isnull=True) | Q(due_at__lte=Now()))
         page = self.paginate_queryset(self.filter_queryset(public))
-        return self.get_paginated_response([render_game(g, list(g.players.all())) for g in page])
+        rows = page or []  # None only for a view that does not page
+        return self.get_paginated_response([render_game(g, list(g.players.all())) for g in rows])
 
     def retrieve(self, request: Request, pk: str) -> Response:
         if "If-None-Match" in request.headers:
@@ -434,13 +435,15 @@ class GameViewSet(ProblemRefusals, viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
-        joined = services.game_join(game_id=pk, command=_command(JoinIn, request))
+        command = _command(JoinIn, request)
+        assert isinstance(command, Join)  # what JoinIn saves
+        joined = services.game_join(game_id=pk, command=command)
         return _answer(joined, 201)
 
     def _play(self, request: Request, pk: str, body: type[CommandIn]) -> Response:
         played = services.game_play(
             game_id=pk,
-            token=request.auth,
+            token=request_seat_token(request),
             command=_command(body, request),
             if_match=_if_match(request),
             idempotency_key=_idempotency_key(request),

@@ -1,7 +1,7 @@
 """The rulesets' answers: a ruleset with its boxes and options, the score calculator's
 points, and the advice for any position."""
 
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -177,7 +177,9 @@ def render_ruleset(ruleset: Ruleset) -> RulesetBody:
     }
 
 
-JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
+JSON_TYPES: dict[type, Literal["string", "integer", "boolean"]] = {
+    str: "string", int: "integer", bool: "boolean"
+}
 
 
 def render_option(option: Option) -> OptionBody:
@@ -204,14 +206,16 @@ def render_advice(advice: Advice) -> AdviceBody:
 
 
 def _advice_option(option: dict[str, Any]) -> AdviceOptionBody:
-    return {**option, "expected_final": round(option["expected_final"], 4)}
+    rounded = {**option, "expected_final": round(option["expected_final"], 4)}
+    return cast("AdviceOptionBody", rounded)  # the engine's option, an untyped dict
 
 
 def render_ten_thousand_advice(advice: TenThousandAdvice) -> TenThousandAdviceBody:
     """Every option with its value, unrounded (exact to 1e-9), best first."""
-    return {
+    body = {
         "method": advice.method,
         "objective": advice.objective,
         "best": advice.best,
         "options": [{"option": option, "value": value} for option, value in advice.options],
     }
+    return cast("TenThousandAdviceBody", body)  # method and objective: ones the body names
