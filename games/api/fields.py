@@ -16,7 +16,18 @@ from scoring import RULESETS, ProblemCode
 
 @extend_schema_field({"type": "string", "enum": list(RULESETS)})
 class RulesetField(StrictCharField):
-    """A ruleset id; an unknown one is refused with the code ``unknown_ruleset``."""
+    """A ruleset id; an unknown one is refused with the code ``unknown_ruleset`` by the
+    serializer's ``validate_ruleset`` (:func:`known_ruleset`)."""
+
+
+def known_ruleset(value: str) -> str:
+    """``value`` if it names a ruleset; else the field's error, code ``unknown_ruleset``."""
+    if value not in RULESETS:
+        raise serializers.ValidationError(
+            f"no ruleset {value!r}; known: {', '.join(RULESETS)}",
+            code=ProblemCode.UNKNOWN_RULESET,
+        )
+    return value
 
 
 MOST_POINTS = 10_000  # far above any box's points or a game's Yahtzee bonuses

@@ -7,7 +7,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.fields import OptionsField, RulesetField, name_field
+from games.api.fields import OptionsField, RulesetField, known_ruleset, name_field
 from games.api.schema.enums import BOX_IDS, GAME_STATUSES
 from games.http.strict import (
     StrictCharField,
@@ -93,12 +93,7 @@ class GameCreateIn(StrictSerializer):
     )
 
     def validate_ruleset(self, value: str) -> str:
-        if value not in RULESETS:
-            raise serializers.ValidationError(
-                f"no ruleset {value!r}; known: {', '.join(RULESETS)}",
-                code=ProblemCode.UNKNOWN_RULESET
-            )
-        return value
+        return known_ruleset(value)
 
 
 @extend_schema_field(

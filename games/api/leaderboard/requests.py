@@ -2,9 +2,8 @@
 
 from rest_framework import serializers
 
-from games.api.fields import RulesetField
+from games.api.fields import RulesetField, known_ruleset
 from games.play import selectors
-from scoring import RULESETS, ProblemCode
 
 
 class LeaderboardQuery(serializers.Serializer):
@@ -20,9 +19,4 @@ class LeaderboardQuery(serializers.Serializer):
     )
 
     def validate_ruleset(self, value: str) -> str:
-        if value not in RULESETS:
-            raise serializers.ValidationError(
-                f"no ruleset {value!r}; known: {', '.join(RULESETS)}",
-                code=ProblemCode.UNKNOWN_RULESET
-            )
-        return value
+        return known_ruleset(value)
