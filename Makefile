@@ -3,8 +3,8 @@
 #               after building the optimal-strategy tables it offers (once, kept on disk)
 #   make test   lint, check for missing migrations, run the whole test suite (in parallel)
 # Besides them:
-#   make check  the inner loop (under a minute): lint, migrations, the tests that start no
-#               server and no browser
+#   make check  the inner loop (under a minute): lint and the tests that start no server
+#               and no browser
 #   make bench  the load benchmark against the local PostgreSQL (see README, "Serving")
 # Both need only python3 (3.11 or newer): the first call makes .venv and installs the project;
 # later calls reinstall only when pyproject.toml has changed. DATABASE_URL, if set, picks the
@@ -22,10 +22,11 @@ INSTALLED := $(VENV)/.installed
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# uv installs (from PyPI, through its cache: seconds where pip takes half a minute); pip
-# installs uv first, and does the whole install itself where uv cannot.
+# uv installs (from PyPI, through its cache: seconds where pip takes half a minute) and
+# compiles the modules as pip does, so that no process compiles them again; pip installs uv
+# first, and does the whole install itself where uv cannot.
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
-UV := $(BIN)/uv pip install --quiet --python $(BIN)/python
+UV := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
 
 $(INSTALLED): pyproject.toml | $(BIN)/python
 	@echo "Installing the project and its test tools into $(VENV)..."
@@ -68,15 +69,17 @@ PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 # they are kept in TEST_TABLES (each table carries the digest of the engine that solved it,
 # so a table of another engine is solved again; delete the folder to start from nothing).
 # `make run` keeps its own in STRATEGY_DIR (strategy-tables/ by default).
+# Python keeps the project's compiled modules (and pytest its rewritten tests) even where the
+# shell says otherwise (PYTHONDONTWRITEBYTECODE): else every test process, server and command
+# the tests start would compile them again.
 TEST_TABLES ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dice-service/strategy-tables
-TEST_ENV := STRATEGY_DIR=$(TEST_TABLES)
+TEST_ENV := env -u PYTHONDONTWRITEBYTECODE STRATEGY_DIR=$(TEST_TABLES)
 
-# The inner loop, under a minute: lint, the migrations, and the tests that need no live
-# server and no browser (everything outside tests/live/), less those that solve whole tables
-# (marker slow). make test runs them all again, with the rest.
+# The inner loop, under a minute: lint and the tests that need no live server and no
+# browser (everything outside tests/live/), less those that solve whole tables (marker
+# slow). make test runs them all again, with the rest.
 # The type check runs here too, after lint: check: lint typecheck
 check: lint
-	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(TEST_ENV) $(PYTEST) --ignore=tests/live -m "not slow"
 
 test: lint
