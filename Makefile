@@ -2,6 +2,9 @@
 #   make run    serve the API on http://127.0.0.1:$(PORT)/ (SQLite file db.sqlite3 by default),
 #               after building the optimal-strategy tables it offers (once, kept on disk)
 #   make test   lint, type-check, check for missing migrations, run the whole test suite (in parallel)
+# Besides them:
+#   make check  the inner loop (under a minute): lint, the type check and the tests that start
+#               no server and no browser
 #   make bench  the load benchmark against the local PostgreSQL (see docs/benchmark.md)
 # Both need only python3 (3.11 or newer): the first call makes .venv and installs the project;
 # later calls reinstall only when pyproject.toml has changed. DATABASE_URL, if set, picks the
@@ -14,14 +17,20 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := run
-.PHONY: run test lint typecheck install clean schema-check bench
+.PHONY: run test check lint typecheck install clean schema-check bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# uv installs (from PyPI, through its cache: seconds where pip takes half a minute) and
+# compiles the modules as pip does, so that no process compiles them again; pip installs uv
+# first, and does the whole install itself where uv cannot.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+UV := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
+
 $(INSTALLED): pyproject.toml | $(BIN)/python
 	@echo "Installing the project and its test tools into $(VENV)..."
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --editable '.[test]'
+	{ $(PIP) uv && $(UV) --editable '.[test]'; } || $(PIP) --editable '.[test]'
 	touch $@
 
 install: $(INSTALLED)
@@ -59,6 +68,23 @@ typecheck: $(INSTALLED)
 # a server stay in one process (--dist loadgroup, with the groups of tests/conftest.py), so
 # each server starts once; each process has a test database of its own.
 TEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# The strategy tables the tests play with are solved once per machine, not once per clone:
+# they are kept in TEST_TABLES (each table carries the digest of the engine that solved it,
+# so a table of another engine is solved again; delete the folder to start from nothing).
+# `make run` keeps its own in STRATEGY_DIR (strategy-tables/ by default).
+# Python keeps the project's compiled modules (and pytest its rewritten tests) even where the
+# shell says otherwise (PYTHONDONTWRITEBYTECODE): else every test process, server and command
+# the tests start would compile them again.
+TEST_TABLES ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dice-service/strategy-tables
+TEST_ENV := env -u PYTHONDONTWRITEBYTECODE STRATEGY_DIR=$(TEST_TABLES)
+
+# The inner loop, under a minute: lint, the type check and the tests that need no live
+# server and no browser (everything outside tests/live/), less those that solve whole tables (marker
+# slow). make test runs them all again, with the rest.
+check: lint typecheck
+	$(TEST_ENV) $(PYTEST) --ignore=tests/live -m "not slow"
 
 test: lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run
@@ -67,7 +93,7 @@ test: lint typecheck
 	@command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || echo "NOTE: HAProxy not" \
 		"found: the two-host test (tests/live/test_two_hosts.py, PostgreSQL only) will be" \
 		"SKIPPED. Install it: apt-get install haproxy"
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(TEST_ENV) $(PYTEST)
 
 # The OpenAPI schema as a frontend developer uses it: lint it (Redocly, recommended rules),
 # generate TypeScript types from it (openapi-typescript) and compile a client with them
@@ -88,7 +114,7 @@ BENCH_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres
 BENCH_INSTALLED := $(VENV)/.bench-installed
 
 $(BENCH_INSTALLED): pyproject.toml $(INSTALLED)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --editable '.[test,bench]'
+	{ $(PIP) uv && $(UV) --editable '.[test,bench]'; } || $(PIP) --editable '.[test,bench]'
 	touch $@
 
 bench: $(BENCH_INSTALLED)

@@ -1,5 +1,6 @@
 import os
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,14 +23,15 @@ def by_database(*, sqlite: int, postgresql: int) -> int:
 # The live tests share one server for the session (tests/live/conftest.py) and the browser
 # tests a Chromium, so they go to one worker together, which starts each once; the live
 # modules that start servers of their own go to a worker each; every other test goes to
-# whichever worker is free. The collection leads with the live tests, which the workers take
-# in order, so that the longest run starts first; in it the browser tests come before
-# schemathesis, which then reads the event streams of their finished games (that end at
-# once) besides those of its own games still in play (that it reads until its timeout).
+# whichever worker is free. Schemathesis, the longest test by far (minutes of generated
+# requests), is one of those with a server of its own: it runs beside the browser tests, on
+# another worker, rather than after them on the same one. The collection leads with the
+# live tests, which the workers take in order, so that the longest runs start first.
 # (Groups are given by path here: pytest 9 ignores the node ids xdist_group marks rename.)
 LIVE = "tests/live/"
 OWN_SERVERS = (
-    LIVE + "test_limits_live.py", LIVE + "test_database_outage.py", LIVE + "test_worker_chaos.py"
+    LIVE + "test_schemathesis.py", LIVE + "test_limits_live.py",
+    LIVE + "test_database_outage.py", LIVE + "test_worker_chaos.py",
 )
 FIRST = (LIVE + "browser/", LIVE + "test_schemathesis.py", LIVE)
 
@@ -116,3 +118,15 @@ def isolated_cache(settings) -> None:
 
     settings.CACHES = caches_for(f"test-{secrets.token_hex(6)}")
     forget_clean()  # what this process knew of the addresses, from the last test's cache
+
+
+@pytest.fixture(scope="session", autouse=True)
+def quick_password_hashing() -> Iterator[None]:
+    """Passwords hashed in a blink in this process: the admin's tests log in and fail to
+    log in hundreds of times, and what they check is who gets in and when the door locks,
+    not the cost of a hash. The live servers, in processes of their own, keep the
+    service's hasher."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield

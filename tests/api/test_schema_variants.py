@@ -19,10 +19,21 @@ def tables(tmp_path_factory):
     return folder
 
 
+@pytest.fixture(scope="module")
+def served(tables, django_db_setup, django_db_blocker) -> dict[str, Any]:  # noqa: ANN001
+    """The schema as the service serves it with these tables: the same for every test here,
+    so it is generated once."""
+    from django.test import override_settings
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock(), override_settings(STRATEGY_DIR=tables):
+        return APIClient().get("/api/v1/schema/?format=json").json()
+
+
 @pytest.fixture
-def document(api, settings, tables) -> dict[str, Any]:
+def document(settings, tables, served) -> dict[str, Any]:  # noqa: ANN001
     settings.STRATEGY_DIR = tables
-    return api.client.get("/api/v1/schema/?format=json").json()
+    return served
 
 
 def body_schema(document: dict[str, Any], path: str) -> dict[str, Any]:
