@@ -20,7 +20,7 @@ def tables(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def served(tables, django_db_setup, django_db_blocker) -> dict[str, Any]:  # noqa: ANN001
+def served(tables, django_db_setup, django_db_blocker) -> dict[str, Any]:
     """The schema as the service serves it with these tables: the same for every test here,
     so it is generated once."""
     from django.test import override_settings
@@ -31,7 +31,7 @@ def served(tables, django_db_setup, django_db_blocker) -> dict[str, Any]:  # noq
 
 
 @pytest.fixture
-def document(settings, tables, served) -> dict[str, Any]:  # noqa: ANN001
+def document(settings, tables, served) -> dict[str, Any]:
     settings.STRATEGY_DIR = tables
     return served
 
