@@ -47,7 +47,7 @@ def class_sizes(source: str) -> dict[str, int]:
 
 def test_the_client_has_modules_to_measure():
     names = {path.relative_to(STATIC).as_posix() for path in MODULES}
-    assert {"play/app.js", "play/game.js", "teach/app.js", "shared/api.js"} <= names
+    assert {"play/app.js", "play/game.js", "teach/app.js", "common/api.js"} <= names
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda path: path.relative_to(STATIC).as_posix())

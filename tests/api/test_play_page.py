@@ -15,7 +15,7 @@ def test_the_web_client_is_one_page_of_the_services_own_modules(client, path):
 
 
 def test_the_web_clients_modules_are_served_as_javascript(client):
-    modules = ("play/app.js", "play/start.js", "play/game.js", "shared/api.js", "shared/dom.js")
+    modules = ("play/app.js", "play/start.js", "play/game.js", "common/api.js", "common/dom.js")
     for module in (*modules, "play/words.js"):
         response = client.get(f"/static/{module}")
         assert response.status_code == 200, module

@@ -1,8 +1,8 @@
 // The service's own web client: start a game, share it, play it, follow it live.
 // It uses only the public API (/api/v1/...), like any other frontend.
 
-import { playerApi } from "../shared/api.js";
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { playerApi } from "../common/api.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { GameScreen } from "./game.js";
 import { StartScreen } from "./start.js";
 

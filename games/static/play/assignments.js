@@ -3,8 +3,8 @@
 // Which assignment a game belongs to is kept in localStorage (ids, titles and deadlines only,
 // never the key), so that the game screen can say "Week 3: game 3 of 10, due Friday 17:00".
 
-import { playerApi } from "../shared/api.js";
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { playerApi } from "../common/api.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { keepSeat } from "./seats.js";
 
 const apiKey = () => playerApi.key.held();

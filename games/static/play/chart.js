@@ -4,7 +4,7 @@
 // line), mistakes and blunders marked. Drawn here as inline SVG, as wide as its box; the
 // same values are in a table beside it for anyone who does not see the chart.
 
-import { h, s } from "../shared/dom.js";
+import { h, s } from "../common/dom.js";
 
 const HEIGHT_RATIO = 0.55;
 const MARGIN = { top: 14, right: 14, bottom: 34, left: 46 };

@@ -4,7 +4,7 @@
 // and the panels that draw the state (game/table.js, scores.js, analysis.js, waiting.js,
 // lines.js).
 
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { observeCharts } from "./chart.js";
 import { analysisPanel } from "./game/analysis.js";
 import { GameConnection } from "./game/connection.js";

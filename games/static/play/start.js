@@ -1,9 +1,9 @@
 // The start screen: a new game of any ruleset with its options and seats, a game that
 // waits for players, to join, or a student's assignments.
 
-import { playerApi } from "../shared/api.js";
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
-import { humanize, list } from "../shared/text.js";
+import { playerApi } from "../common/api.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { humanize, list } from "../common/text.js";
 import { AssignmentsPanel } from "./assignments.js";
 import { keepSeat } from "./seats.js";
 

@@ -1,6 +1,6 @@
 // Events and advice in words, for the log and the hints.
 
-import { list } from "../shared/text.js";
+import { list } from "../common/text.js";
 
 export function boxName(ruleset, id) {
   return ruleset?.categories.find((box) => box.id === id)?.name ?? id;

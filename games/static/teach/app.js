@@ -2,8 +2,8 @@
 // the join code, set assignments and follow their results live. It uses only the public
 // API (/api/v1/...); the teacher key stays in this tab's session storage.
 
-import { teacherApi } from "../shared/api.js";
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { teacherApi } from "../common/api.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { ClassroomScreen } from "./classroom.js";
 import { SignInScreen } from "./signin.js";
 

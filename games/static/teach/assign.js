@@ -1,8 +1,8 @@
 // Setting an assignment: the form, its house rules per ruleset, and the refusals shown by
 // their fields.
 
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
-import { humanize } from "../shared/text.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { humanize } from "../common/text.js";
 import {
   clearErrors, errorText, field, isoFromLocal, localValue, plural, showErrors,
 } from "./forms.js";

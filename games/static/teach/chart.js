@@ -3,7 +3,7 @@
 // is one image to assistive technology, described by the results table that holds the
 // same figures.
 
-import { s } from "../shared/dom.js";
+import { s } from "../common/dom.js";
 import { number } from "./forms.js";
 
 const WIDTH = 280; // user units: the text is 12 of them, as wide as a phone allows

@@ -1,8 +1,8 @@
 // The classroom screen: the join code, the roster, setting an assignment, the assignments
 // and the results of the one selected.
 
-import { teacherApi } from "../shared/api.js";
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { teacherApi } from "../common/api.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { AssignmentForm } from "./assign.js";
 import { number, plural, when, whenShort } from "./forms.js";
 import { JoiningPanel } from "./joining.js";

@@ -1,7 +1,7 @@
 // Form fields with their help and error text, and the words and dates the page shows.
 
-import { h } from "../shared/dom.js";
-import { sentence } from "../shared/text.js";
+import { h } from "../common/dom.js";
+import { sentence } from "../common/text.js";
 
 /**
  * A labelled control with optional help text and a place for its error, both tied to the

@@ -1,6 +1,6 @@
 // Who may join a classroom: the join code, joining open or closed, and a new code.
 
-import { alertBox, h, showProblem } from "../shared/dom.js";
+import { alertBox, h, showProblem } from "../common/dom.js";
 
 export class JoiningPanel {
   /**

@@ -1,6 +1,6 @@
 // The key of a classroom just opened, shown this once, with a way to copy it.
 
-import { h } from "../shared/dom.js";
+import { h } from "../common/dom.js";
 import { field } from "./forms.js";
 
 /** The panel that shows `key`; `onKept` is called once the teacher says it is kept. */

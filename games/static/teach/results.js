@@ -1,8 +1,8 @@
 // One assignment's results, followed live: the table, the chart, the secrets once it is
 // closed, and the CSV for a gradebook.
 
-import { teacherApi } from "../shared/api.js";
-import { alertBox, h, replace, showProblem } from "../shared/dom.js";
+import { teacherApi } from "../common/api.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { resultsChart } from "./chart.js";
 import { number, plural, when } from "./forms.js";
 import { Poller } from "./poll.js";

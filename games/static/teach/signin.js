@@ -1,12 +1,12 @@
 // The first screen: open a new classroom, or come back to one with its teacher key.
 
-import { h, replace } from "../shared/dom.js";
+import { h, replace } from "../common/dom.js";
 import { clearErrors, field, showErrors } from "./forms.js";
 
 export class SignInScreen {
   /**
    * `open(name)` opens a classroom, `enter(key)` checks a key and goes on with it; both
-   * throw a Problem (shared/api.js) when refused. `message`: why this screen is shown, if
+   * throw a Problem (common/api.js) when refused. `message`: why this screen is shown, if
    * not first.
    */
   constructor(main, { open, enter, message = null }) {

@@ -1,7 +1,7 @@
 // A finished game's analysis: each player's accuracy, loss and luck, the decisions that
 // cost, and a chart per player.
 
-import { h } from "../../shared/dom.js";
+import { h } from "../../common/dom.js";
 import { MEASURES, chartFigure } from "../chart.js";
 import { boxName } from "../words.js";
 

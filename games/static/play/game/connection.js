@@ -1,7 +1,7 @@
 // How the game screen hears of moves: a public game's event stream, or, for a game of an
 // assignment (private until its deadline), asking for new events with the seat's token.
 
-import { playerApi } from "../../shared/api.js";
+import { playerApi } from "../../common/api.js";
 
 // How often a private game's new events are asked for (ms): while the tab shows, and not.
 const POLL_EVERY = 1500;

@@ -1,8 +1,8 @@
 // The game's words: the status line, the assignment it belongs to, the next game of that
 // assignment, and the log.
 
-import { h } from "../../shared/dom.js";
-import { list } from "../../shared/text.js";
+import { h } from "../../common/dom.js";
+import { list } from "../../common/text.js";
 import { nextGame, timeOf } from "../assignments.js";
 import { describe } from "../words.js";
 

@@ -2,8 +2,8 @@
 // seat this browser holds, a hint, the analysis, and the game's assignment. Each answer goes
 // into the state; a refusal into the screen's alert.
 
-import { playerApi } from "../../shared/api.js";
-import { showProblem } from "../../shared/dom.js";
+import { playerApi } from "../../common/api.js";
+import { showProblem } from "../../common/dom.js";
 import {
   fetchAssignment, keepAssignment, keyOwner, startAssignmentGame,
 } from "../assignments.js";

@@ -1,7 +1,7 @@
 // The scores: a box game's scorecard (its open boxes are the scoring moves), or Ten
 // Thousand's totals.
 
-import { h } from "../../shared/dom.js";
+import { h } from "../../common/dom.js";
 
 function sumRow(state, title, field, cls = "") {
   const current = state.current;

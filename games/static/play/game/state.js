@@ -1,7 +1,7 @@
 // What the game screen knows: the game as last answered, its log, the seats this browser
 // holds, and the choices made on the screen (dice chosen, a hint, an analysis).
 
-import { playerApi } from "../../shared/api.js";
+import { playerApi } from "../../common/api.js";
 import { assignmentMeta } from "../assignments.js";
 import { seatsOf } from "../seats.js";
 

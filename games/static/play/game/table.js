@@ -1,7 +1,7 @@
 // The table: the dice (to hold, or to set aside), the last bust, and the moves this browser
 // may make now.
 
-import { h } from "../../shared/dom.js";
+import { h } from "../../common/dom.js";
 
 /** Pips of a die face on a 3 x 3 grid (cells 0 to 8, row by row). */
 const PIPS = {

@@ -1,7 +1,7 @@
 // A game waiting for players: who is in, the link to share, joining it, or beginning it
 // without the open seats.
 
-import { h } from "../../shared/dom.js";
+import { h } from "../../common/dom.js";
 
 export function gameUrl(id) {
   return `${window.location.origin}/play/${id}/`;

@@ -40,7 +40,7 @@ export function alertBox() {
 }
 
 export function showProblem(box, error) {
-  // A Problem (shared/api.js) carries a readable message; anything else is a fault of this page.
+  // A Problem (common/api.js) carries a readable message; anything else is a fault of this page.
   box.textContent = error?.status !== undefined ? error.message : `Something went wrong: ${error}`;
   box.hidden = false;
 }
