@@ -48,6 +48,7 @@ def test_any_answer_is_written_as_drf_writes_it(data) -> None:
 
 @pytest.mark.parametrize("data", [
     {"p": 1e-05, "q": [2.5e-07, 0.0001, 1e16, -3.2e-09]},
+    6.103515625e-05, [-2.5e-07], {1e-05: "a float key"},
     {"line": "a\u2028b\u2029c", "control": "\x00\x1f\x7f\"\\/"},
     {"id": uuid.UUID(int=7), "set": [1, 2], "big": 2**70, 3: "int key"},
     {"surrogate": "\ud800"},

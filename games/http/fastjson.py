@@ -30,9 +30,11 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
-# A number, just after ``[``, ``:`` or ``,``, that Python would write with an exponent of its
-# own: below 1e-4 (orjson: ``0.0000…``) or written by orjson with a negative exponent.
-_SPELLED_OTHERWISE = re.compile(rb"[\[:,]-?(?:0\.0000|\d+(?:\.\d+)?e-)")
+# A number that Python would write with an exponent of its own: below 1e-4 (orjson:
+# ``0.0000…``) or written by orjson with a negative exponent; at the start, or after ``[``,
+# ``{``, ``:`` or ``,``, quoted or not (a float used as a key is written as text; text that
+# merely looks like such a number costs only the slower writing).
+_SPELLED_OTHERWISE = re.compile(rb'(?:^|[\[{:,])"?-?(?:0\.0000|\d+(?:\.\d+)?e-)')
 _LONG_NUMBER = re.compile(rb"\d{19}")
 _SEPARATORS = (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029")
 _default = JSONEncoder().default
