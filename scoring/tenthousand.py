@@ -1,4 +1,4 @@
-"""Ten Thousand (``docs/rules/ten-thousand.md``): six dice, push your luck, first to the target.
+"""Ten Thousand (``docs/games/ten-thousand.md``): six dice, push your luck, first to the target.
 
 A turn starts with a throw of all six dice.  After every throw the player sets aside a
 scoring selection of the dice just thrown and either throws the rest again (all six again

@@ -1,4 +1,4 @@
-"""Official Yahtzee (``docs/rules/yahtzee.md``), with its Joker and Yahtzee bonus house rules."""
+"""Official Yahtzee (``docs/games/yahtzee.md``), with its Joker and Yahtzee bonus house rules."""
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any

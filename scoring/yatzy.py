@@ -1,4 +1,4 @@
-"""The Scandinavian Yatzy family (``docs/rules/yatzy.md``): Yatzy, Forced Yatzy and Maxi Yatzy.
+"""The Scandinavian Yatzy family (``docs/games/yatzy.md``): Yatzy, Forced Yatzy and Maxi Yatzy.
 
 Unlike Yahtzee, a combination box counts only the dice that make the combination, and there
 is neither a Yahtzee bonus nor a Joker. A combination of groups "of different faces" (two

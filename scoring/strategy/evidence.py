@@ -36,8 +36,8 @@ from .model import SUPPORTED
 from .players import BOX_LEVELS
 from .selfplay import play_game
 
-# Published expected final scores of optimal solitaire play (docs/rules/yahtzee.md,
-# docs/rules/yatzy.md), by ruleset and full options.
+# Published expected final scores of optimal solitaire play (docs/games/yahtzee.md,
+# docs/games/yatzy.md), by ruleset and full options.
 PUBLISHED: dict[tuple[str, tuple[tuple[str, Any], ...]], float] = {
     ("yahtzee", (("joker", "forced"), ("yahtzee_bonus", "unlimited"))): 254.5877,
     ("yahtzee", (("joker", "free"), ("yahtzee_bonus", "unlimited"))): 254.5896,

@@ -1,4 +1,4 @@
-"""Computer players for Ten Thousand (``docs/rules/ten-thousand.md``): four levels, each a pure
+"""Computer players for Ten Thousand (``docs/games/ten-thousand.md``): four levels, each a pure
 function from the game state to the next move of the current seat.
 
 ``random``

@@ -1,4 +1,4 @@
-"""Forced Yatzy (docs/rules/yatzy.md, "`forced-yatzy`"): as Yatzy, but each turn must fill the
+"""Forced Yatzy (docs/games/yatzy.md, "`forced-yatzy`"): as Yatzy, but each turn must fill the
 next open box in the order of the table, and the API accepts only that box (scoring or
 scratching it).  Also the reference value for solitaire optimal play, recomputed here."""
 

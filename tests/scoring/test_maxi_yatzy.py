@@ -1,4 +1,4 @@
-"""Maxi Yatzy (docs/rules/yatzy.md, "`maxi-yatzy`: six dice, 20 rounds"): the six-dice boxes, the
+"""Maxi Yatzy (docs/games/yatzy.md, "`maxi-yatzy`: six dice, 20 rounds"): the six-dice boxes, the
 100-point upper bonus at 84, and saved rolls: rolls a player does not use are kept for
 that player's later turns and shown as ``turn.rolls_left`` beyond 3.  Expected values are
 worked out by hand from the rule table."""

@@ -1,4 +1,4 @@
-"""The end of the game (docs/rules/ten-thousand.md, "The end"): with ``final_round`` false the
+"""The end of the game (docs/games/ten-thousand.md, "The end"): with ``final_round`` false the
 first player to reach the target by banking wins at once; with it true every other player
 (the seats after that player, wrapping around) gets exactly one last turn and the highest
 total wins, equal highest totals drawing."""

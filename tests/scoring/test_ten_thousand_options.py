@@ -1,4 +1,4 @@
-"""What the ruleset declares, its options (docs/rules/ten-thousand.md, the option table of
+"""What the ruleset declares, its options (docs/games/ten-thousand.md, the option table of
 "The end") and seats, and the bounded whole-number options added to ``Option`` for it."""
 
 import dataclasses

@@ -1,4 +1,4 @@
-"""What a selection of dice scores (docs/rules/ten-thousand.md, "What scores"): every
+"""What a selection of dice scores (docs/games/ten-thousand.md, "What scores"): every
 example of the rule text, the table row by row, best splits, non-scoring selections, the
 pure helpers, and the stateless calculator."""
 

@@ -1,4 +1,4 @@
-"""The turn (docs/rules/ten-thousand.md, "A turn"; docs/contract.md, "Moves"): the
+"""The turn (docs/games/ten-thousand.md, "A turn"; docs/contract.md, "Moves"): the
 first throw of six dice, setting aside and throwing the rest, hot dice, busts detected by
 the engine, banking at the minimum, passing, and the seats in turn order."""
 

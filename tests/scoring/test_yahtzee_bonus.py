@@ -1,4 +1,4 @@
-"""The Yahtzee bonus (docs/rules/yahtzee.md, "Boxes" and the `yahtzee_bonus` option):
+"""The Yahtzee bonus (docs/games/yahtzee.md, "Boxes" and the `yahtzee_bonus` option):
 100 for each further Yahtzee rolled while the yahtzee box holds 50 (unlimited), for the
 first such Yahtzee only (single), or never (none); nothing if the box holds 0, nothing for
 filling the yahtzee box itself, and earned in addition to whatever box the dice fill."""

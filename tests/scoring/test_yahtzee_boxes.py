@@ -1,4 +1,4 @@
-"""The boxes of the Yahtzee scorecard, the upper bonus and the totals (docs/rules/yahtzee.md,
+"""The boxes of the Yahtzee scorecard, the upper bonus and the totals (docs/games/yahtzee.md,
 "Boxes").  Every expected value below is worked out by hand from the rule table."""
 
 import pytest

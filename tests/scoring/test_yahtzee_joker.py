@@ -1,4 +1,4 @@
-"""The Joker rules (docs/rules/yahtzee.md, "The Joker" and the `joker` option).
+"""The Joker rules (docs/games/yahtzee.md, "The Joker" and the `joker` option).
 
 A Joker applies when the dice are a Yahtzee and the yahtzee box is already filled (with
 50 or with 0).  forced: the upper box of the face if open; else any open lower box, with

@@ -1,4 +1,4 @@
-"""Options and seats (docs/rules/yahtzee.md, "Options (house rules)"; 1-8 seats)."""
+"""Options and seats (docs/games/yahtzee.md, "Options (house rules)"; 1-8 seats)."""
 
 import pytest
 from yahtzee_support import YAHTZEE

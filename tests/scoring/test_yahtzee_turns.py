@@ -1,4 +1,4 @@
-"""The turn state machine (docs/rules/yahtzee.md, "The game"; docs/contract.md, "Moves"):
+"""The turn state machine (docs/games/yahtzee.md, "The game"; docs/contract.md, "Moves"):
 up to three rolls a turn, the first throwing all five dice, held dice not thrown, the
 turn ended by filling one open box; seats in turn order for 13 rounds."""
 

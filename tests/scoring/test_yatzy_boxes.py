@@ -1,5 +1,5 @@
 """The Yatzy rulesets as the service offers them, and the boxes of the five-dice card
-(docs/rules/yatzy.md, "`yatzy`: five dice, 15 rounds"): Scandinavian scoring, where a combination
+(docs/games/yatzy.md, "`yatzy`: five dice, 15 rounds"): Scandinavian scoring, where a combination
 counts only its own dice, the 50-point upper bonus at 63, and no Yahtzee bonus nor Joker.
 Every expected value below is worked out by hand from the rule table."""
 
@@ -206,7 +206,7 @@ def test_five_of_a_kind_is_not_a_full_house(face):
      param([4, 4, 4, 1, 2], id="three-of-a-kind")],
 )
 def test_a_single_pair_is_not_two_pairs(dice):
-    # docs/rules/yatzy.md: a published 248.63 came from counting a single pair as two pairs.
+    # docs/games/yatzy.md: a published 248.63 came from counting a single pair as two pairs.
     assert scores(YATZY, dice)["two_pairs"] == 0
 
 

@@ -1,4 +1,4 @@
-"""Turns and games of the Yatzy family (docs/rules/yatzy.md: turns go as in Yahtzee, up to
+"""Turns and games of the Yatzy family (docs/games/yatzy.md: turns go as in Yahtzee, up to
 three rolls with dice held between them, then one open box scored or scratched): seats in
 turn order, one box a turn, the game over when every seat has filled every box."""
 

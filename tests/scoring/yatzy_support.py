@@ -1,4 +1,4 @@
-"""Shared helpers for the Yatzy-family tests (docs/rules/yatzy.md): the three rulesets, their box
+"""Shared helpers for the Yatzy-family tests (docs/games/yatzy.md): the three rulesets, their box
 ids in table order, the calculator, and refused moves.  Games are played with the
 ``Table`` of ``yahtzee_support``, given the ruleset."""
 
