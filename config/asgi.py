@@ -9,7 +9,9 @@ application, run by a fixed pool of ``SERVER_THREADS`` long-lived threads per wo
 (``games.serving.threaded_wsgi``): one hand-over per request, and each request borrows a pooled
 database connection. An event stream (``/api/v1/games/<id>/stream/``) is opened the same way;
 its body is an async generator, which the event loop sends, waiting without a thread or a
-connection.
+connection. The quickest requests (a move, a game's creation or read: ``games.serving.quick``)
+are not handed over at all: they run on the event loop's own thread, unless
+``SERVER_QUICK_ON_LOOP`` is false.
 
 Served by uvicorn (``make run``) or gunicorn with uvicorn workers (``docker-compose.yml``),
 from one address. The ASGI lifespan is optional: with it, a worker closes its listener for
@@ -22,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
+from games.serving.quick import quick_request
 from games.serving.threaded_wsgi import ThreadedWSGI
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -30,6 +33,7 @@ api = ThreadedWSGI(
     get_wsgi_application(),
     threads=settings.SERVER_THREADS,
     max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**21,
+    quick=quick_request if settings.SERVER_QUICK_ON_LOOP else None,
 )
 
 

@@ -137,6 +137,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # reads of the log: the only threads of a worker that use the database. A worker serves at
 # most this many requests at once, each with one pooled connection.
 SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
+# Moves, creations and reads of a game run on the worker's event loop's own thread instead
+# (games.serving.quick): no hand-over to a thread, a quarter less processor time a move.
+SERVER_QUICK_ON_LOOP = env_bool("SERVER_QUICK_ON_LOOP", True)
 
 # On PostgreSQL, a pool of connections per worker process.
 # Each request borrows a connection from psycopg's pool and gives it back when it ends, so

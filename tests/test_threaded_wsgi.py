@@ -183,3 +183,89 @@ def test_a_body_that_fails_is_ended_and_logged(caplog: pytest.LogCaptureFixture)
     assert [m.get("body") for m in sent[1:]] == [b"retry: 2000\n\n"]
     assert body.closed_in == ["api_0"]
     assert "a streamed answer failed" in caplog.text and "broken" in caplog.text
+
+
+def test_a_quick_request_runs_on_the_loops_thread_and_others_in_the_pool() -> None:
+    app = ThreadedWSGI(echo, threads=1, max_body=100, quick=lambda scope: scope["path"] == "/q")
+    quick = json.loads(answer(call(app, path="/q"))[2])["seen"]["thread"]
+    pooled = json.loads(answer(call(app, path="/other"))[2])["seen"]["thread"]
+    assert quick == threading.current_thread().name  # asyncio.run's loop runs here
+    assert pooled.startswith("api")
+
+
+def test_a_quick_request_may_use_the_database_and_the_loop_runs_again_after() -> None:
+    seen: list[Any] = []
+
+    def app(environ: dict, start_response: Any) -> list[bytes]:
+        # What Django's async_unsafe guard asks before any database work.
+        seen.append(asyncio.events._get_running_loop())
+        start_response("200 OK", [])
+        return [b"done"]
+
+    async def twice() -> tuple[Any, ...]:
+        quick = ThreadedWSGI(app, threads=1, max_body=100, quick=lambda scope: True)
+        first = await asyncio.to_thread(lambda: None)  # the loop works before...
+        sent: list[dict] = []
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"",
+                 "headers": [], "root_path": "", "scheme": "http", "http_version": "1.1",
+                 "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000)}
+        await quick(scope, receive, send)
+        await asyncio.sleep(0)  # ...and after: it is still this thread's running loop
+        return first, asyncio.get_running_loop(), sent[-1]["body"]
+
+    first, loop, body = asyncio.run(twice())
+    assert seen == [None] and body == b"done" and loop is not None and first is None
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "quick"),
+    [
+        ("POST", "/api/v1/games/", True),
+        ("POST", "/api/v1/games/0b5b2d7e-3c1a-4f7e-9a55-7d2f5b8e0c11/roll/", True),
+        ("POST", "/api/v1/games/0b5b2d7e-3c1a-4f7e-9a55-7d2f5b8e0c11/pass/", True),
+        ("GET", "/api/v1/games/0b5b2d7e-3c1a-4f7e-9a55-7d2f5b8e0c11/", True),
+        ("GET", "/api/v1/games/", False),  # a list: pages of any size
+        ("GET", "/api/v1/games/0b5b2d7e-3c1a-4f7e-9a55-7d2f5b8e0c11/stream/", False),
+        ("GET", "/api/v1/games/0b5b2d7e-3c1a-4f7e-9a55-7d2f5b8e0c11/analysis/", False),
+        ("GET", "/api/v1/games/0b5b2d7e-3c1a-4f7e-9a55-7d2f5b8e0c11/hint/", False),
+        ("DELETE", "/api/v1/games/0b5b2d7e-3c1a-4f7e-9a55-7d2f5b8e0c11/", False),
+        ("GET", "/api/v1/health/", False),
+        ("POST", "/admin/login/", False),
+    ],
+)
+def test_only_moves_creations_and_reads_of_a_game_are_quick(
+    method: str, path: str, quick: bool
+) -> None:
+    from games.serving.quick import quick_request
+
+    assert quick_request({"type": "http", "method": method, "path": path}) is quick
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_move_runs_on_the_loops_thread_through_the_service() -> None:
+    from config.asgi import application
+
+    def post(path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
+        data = json.dumps(body).encode()
+        headers = [(b"content-length", str(len(data)).encode()),
+                   (b"content-type", b"application/json"), (b"host", b"127.0.0.1")]
+        if token:
+            headers.append((b"authorization", f"Bearer {token}".encode()))
+        status, _, answered = answer(call(application, method="POST", path=path,
+                                          headers=headers, messages=[
+            {"type": "http.request", "body": data, "more_body": False}]))
+        return status, json.loads(answered)
+
+    status, game = post("/api/v1/games/", {"ruleset": "yahtzee", "players": [{"name": "A"}]})
+    assert status == 201
+    token = game["players"][0]["token"]
+    status, rolled = post(f"/api/v1/games/{game['id']}/roll/", {}, token)
+    assert status == 200 and rolled["version"] == game["version"] + 1
+    assert len(rolled["choices"]) == 13  # a box game after its first roll: every box open

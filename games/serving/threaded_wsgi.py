@@ -8,6 +8,16 @@ service about a third slower than the same code in gunicorn's threaded WSGI serv
 (bounded) body, one pooled thread runs the application and collects its whole answer, and
 the loop sends it: the request crosses over once and comes back once.
 
+A request the ``quick`` predicate names (a move, a game's creation or read: short, bounded
+work) does not cross over at all: it runs on the event loop's own thread, between two reads
+of the loop. Measured under load, the hand-over to a pooled thread and back, and the threads
+then taking the interpreter lock from one another, were about a quarter of a move's processor
+time (docs/benchmark.md, "Quick requests on the loop's thread"). While such a request runs,
+the loop waits: every other request and stream of the worker process waits a move's length
+(about a millisecond), as under a server of synchronous workers. Such requests run one after
+the other in one ``contextvars.Context`` of their own, so that Django keeps one connection
+handler for them as it does for each pooled thread.
+
 The JSON API's answers are small; the largest answers on this path are the docs' static
 files (a few megabytes at most), which are collected the same way. An answer whose body is an
 async iterator (Django's ``StreamingHttpResponse`` over an async generator: the live event
@@ -17,6 +27,7 @@ stream costs one crossing to open, like any request, and then no thread at all.
 """
 
 import asyncio
+import contextvars
 import io
 import logging
 import sys
@@ -60,10 +71,19 @@ class AsyncBody:
 class ThreadedWSGI:
     """An ASGI application running ``app`` (WSGI) in ``threads`` long-lived threads."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], *, threads: int, max_body: int):
+    def __init__(
+        self,
+        app: Callable[..., Iterable[bytes]],
+        *,
+        threads: int,
+        max_body: int,
+        quick: Callable[[dict[str, Any]], bool] | None = None,
+    ):
         self.app = app
         self.max_body = max_body
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="api")
+        self.quick = quick
+        self.here = contextvars.Context()  # the quick requests' context (see the module)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         body = await self._body(scope, receive)
@@ -77,8 +97,13 @@ class ThreadedWSGI:
         )
         environ["wsgi.errors"] = sys.stderr
         environ[EXECUTOR_KEY] = self.executor
-        loop = asyncio.get_running_loop()
-        status, headers, content = await loop.run_in_executor(self.executor, self._run, environ)
+        if self.quick is not None and self.quick(scope):
+            status, headers, content = self._run_here(environ)
+        else:
+            loop = asyncio.get_running_loop()
+            status, headers, content = await loop.run_in_executor(
+                self.executor, self._run, environ
+            )
         await send({"type": "http.response.start", "status": status, "headers": headers})
         if isinstance(content, AsyncBody):
             await self._stream(content, receive, send)
@@ -122,6 +147,20 @@ class ThreadedWSGI:
             if not message.get("more_body", False):
                 break
         return bytes(body[:declared])
+
+    def _run_here(self, environ: dict[str, Any]) -> Answer:
+        """Runs the application on the event loop's thread, the loop waiting meanwhile.
+
+        Django refuses database work in a thread whose event loop is running (its
+        ``async_unsafe`` guard), since such work would hold the loop up unawares; here the
+        hold-up is the point, so the thread shows no running loop for the request's length.
+        """
+        loop = asyncio.events._get_running_loop()
+        asyncio.events._set_running_loop(None)
+        try:
+            return self.here.run(self._run, environ)
+        finally:
+            asyncio.events._set_running_loop(loop)
 
     def _run(self, environ: dict[str, Any]) -> Answer:
         """Runs the application in this thread and gathers its whole answer."""

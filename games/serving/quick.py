@@ -1,0 +1,25 @@
+"""The requests a worker runs on its event loop's own thread (``ThreadedWSGI``'s ``quick``).
+
+Only short, bounded work: a move in a game (which plays the computer seats that follow
+within it), a game's creation and a game's read. Each is one transaction of a few statements
+on one game, with no call out of the process but to the database; whatever may take longer
+(an analysis, a hint, a list, the docs, a stream, an admin page) runs on the pooled threads,
+so that it never holds up the loop.
+"""
+
+import re
+from typing import Any
+
+# Loose on purpose: a path that only looks like a game's is still quick to refuse (404).
+GAME_ID = "[0-9a-fA-F-]{36}"
+MOVES = "roll|hold|score|scratch|bank|pass|leave|start|join"
+POSTED = re.compile(rf"^/api/v1/games/(?:{GAME_ID}/(?:{MOVES})/)?$")
+READ = re.compile(rf"^/api/v1/games/{GAME_ID}/$")
+
+
+def quick_request(scope: dict[str, Any]) -> bool:
+    """Whether the request is a move, a creation or a read of one game."""
+    method, path = scope.get("method"), scope.get("path", "")
+    if method == "POST":
+        return POSTED.match(path) is not None
+    return method == "GET" and READ.match(path) is not None
