@@ -274,6 +274,7 @@ REST_FRAMEWORK = {
     # DRF's JSON, written and read by orjson (games.http.fastjson).
     "DEFAULT_RENDERER_CLASSES": ["games.http.fastjson.FastJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.http.fastjson.FastJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.http.negotiation.QuickContentNegotiation",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,

@@ -26,6 +26,9 @@ from typing import Any
 
 import psycopg
 from django.db import connection, models, transaction
+from psycopg.types.json import Jsonb
+
+from games.db import jsonb
 
 
 @dataclass(frozen=True)
@@ -291,6 +294,11 @@ def _converters(model: type[models.Model]) -> list[Converter]:
             functions = connection.ops.get_db_converters(column) + column.get_db_converters(
                 connection
             )
+            if connection.vendor == "postgresql" and jsonb.plain(field):
+                functions = [
+                    jsonb.from_db_value if function == field.from_db_value else function
+                    for function in functions
+                ]
             if functions:
                 found.append((index, column, functions))
         cache[key] = found
@@ -301,7 +309,10 @@ def _converters(model: type[models.Model]) -> list[Converter]:
 
 
 def _value(obj: models.Model, field: models.Field, *, add: bool) -> object:
-    return field.get_db_prep_save(field.pre_save(obj, add), connection)
+    value = field.pre_save(obj, add)
+    if value is not None and connection.vendor == "postgresql" and jsonb.plain(field):
+        return Jsonb(value, dumps=jsonb.dumps)  # as the field would, by orjson
+    return field.get_db_prep_save(value, connection)
 
 
 def update(obj: models.Model, names: Sequence[str]) -> Statement:

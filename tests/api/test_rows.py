@@ -126,3 +126,27 @@ def test_on_postgresql_each_step_is_one_round_trip() -> None:
     counts = [len(inserted), len(locked), len(updated)]
     assert counts == ([1, 1, 1] if connection.vendor == "postgresql" else [4, 2, 3])
     assert Player.objects.get(pk=ann.pk).total == 1
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"big": 2**70, "small": -(2**63)},  # past orjson's 64 bits: the standard library's
+        {"long text": "1234567890123456789012", "float": 1e-05, "tiny": 2.5e-300},
+        {"1": "keys written as text", "nested": [{"a": [None, True, 0.1]}]},
+        {"unicode": "é\u2028😀", "empty": {}, "list": []},
+    ],
+)
+def test_json_columns_read_back_as_the_orm_reads_them(state: dict) -> None:
+    game, _ = new_game()
+    game.state = state
+    game_update(game, Change(events=[]))
+    assert game_lock(game.pk).game.state == state
+    assert Game.objects.get(pk=game.pk).state == state
+
+
+def test_a_json_key_that_is_not_text_is_written_as_text_as_the_orm_writes_it() -> None:
+    game, _ = new_game()
+    game.state = {1: "one"}
+    game_update(game, Change(events=[]))
+    assert game_lock(game.pk).game.state == {"1": "one"}

@@ -50,10 +50,12 @@ def commands(port: int) -> dict[str, list[str]]:
 
 
 @contextmanager
-def serving(command: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[str]:
+def serving(
+    command: list[str], env: dict[str, str], port: int, log: Path, cwd: Path = ROOT
+) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     with log.open("ab") as output:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output,
+        server = subprocess.Popen(command, cwd=cwd, env=env, stdout=output,
                                   stderr=subprocess.STDOUT)
         try:
             sides.wait_for(f"{url}/api/v1/health/", server, log)

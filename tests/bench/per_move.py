@@ -1,0 +1,192 @@
+"""A move's cost to the server, measured with a light client: whole games played by wrk,
+against several ways of serving side by side, in alternating rounds.
+
+    .venv/bin/python -m tests.bench.per_move [--rounds 3] [--seconds 10] [--connections 8] \\
+        [--env 'threads=SERVER_QUICK_ON_LOOP=false'] [--source 'before=/tmp/before']
+
+Locust, which plays whole games in ``make bench``, spends about as much of the machine's
+processor as the server does, and the two contend for its two cores. Here wrk (Debian's
+``wrk``: a few microseconds a request) plays the same games (a Lua script: create, then 13
+turns of roll, roll keeping two, hold three, roll, score a box the roll offers), one thread
+and one connection per client. Each side is served as ``docker-compose.yml`` serves it
+(gunicorn, two uvicorn workers, ``config.asgi``) on one fresh PostgreSQL database and Redis;
+``--env NAME=K=V[,K=V]`` adds this checkout with settings changed, ``--source NAME=DIR``
+another checkout (the code before a change, from ``git worktree add``). For each: moves/s,
+the server's processor time per move (its processes' user and system time over the moves
+answered), and wrk's latency percentiles. Every answer must be 200: a side whose moves fail
+stops the run.
+"""
+
+import argparse
+import os
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tests.bench import sides
+from tests.bench.run import ROOT, SERVERS, free_port
+from tests.bench.servers import serving
+from tests.databases import postgres_database
+
+# Each wrk thread (one connection each) plays whole games, one request after the other:
+# create, then 13 turns of roll, roll keeping two dice, hold three, roll, and a box of those
+# the last roll offers (its "choices"), as tests/bench/locustfile.py plays them.
+SCRIPT = """
+local TURN = {
+  {"roll", '{}'}, {"roll", '{"hold": [0, 1]}'}, {"hold", '{"hold": [0, 1, 2]}'}, {"roll", '{}'},
+}
+local game, token, step, box = nil, nil, 0, nil
+request = function()
+  if game == nil then
+    return wrk.format("POST", "/api/v1/games/", {["Content-Type"] = "application/json"},
+      '{"ruleset": "yahtzee", "players": [{"name": "Bench"}]}')
+  end
+  local at = step % 5
+  local path, body
+  if at == 4 then
+    path, body = "score", '{"category": "' .. box .. '"}'
+  else
+    path, body = TURN[at + 1][1], TURN[at + 1][2]
+  end
+  return wrk.format("POST", "/api/v1/games/" .. game .. "/" .. path .. "/",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}, body)
+end
+response = function(status, headers, body)
+  if status ~= 200 and status ~= 201 then
+    print("answered " .. status .. ": " .. body)
+    game = nil
+    return
+  end
+  if game == nil then
+    game, token, step = body:match('"id":"([^"]+)"'), body:match('"token":"([^"]+)"'), 0
+    return
+  end
+  step = step + 1
+  if step % 5 == 4 then
+    box = body:match('"choices":{"([%w_]+)"')
+  elseif step == 65 then
+    game = nil
+  end
+end
+"""
+
+
+def command(port: int) -> list[str]:
+    return [
+        sys.executable, "-m", "gunicorn", "config.asgi:application", "--worker-class",
+        "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+        "--config", "python:config.gunicorn",
+    ]
+
+
+def wrk(url: str, script: Path, connections: int, seconds: int) -> str:
+    done = subprocess.run(
+        ["wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds}s", "--latency",
+         "-s", str(script), url],
+        capture_output=True, text=True, check=True,
+    )
+    if done.stderr.strip():  # the script failed: wrk would have sent requests of its own
+        raise SystemExit(f"wrk: {done.stderr}")
+    return done.stdout
+
+
+def measure(url: str, script: Path, connections: int, seconds: int) -> dict[str, Any]:
+    wrk(url, script, connections, 2)  # warm up
+    pids = sides.process_tree(SERVERS[url])
+    database = postgres_processes()
+    used, by_database = sides.cpu_seconds(pids), sides.cpu_seconds(database)
+    out = wrk(url, script, connections, seconds)
+    used, by_database = (
+        sides.cpu_seconds(pids) - used, sides.cpu_seconds(database) - by_database
+    )
+    if "Non-2xx" in out or "Socket errors" in out or "answered" in out:
+        raise SystemExit(f"moves failed:\n{out}")
+    # Every 66th request creates a game: the moves are the rest.
+    count = int(re.search(r"(\d+) requests in", out).group(1)) * 65 / 66  # type: ignore[union-attr]
+    latency = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.MULTILINE))
+    return {
+        "moves": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)) * 65 / 66,  # type: ignore[union-attr]
+        "cpu_ms": 1000 * used / count, "database_ms": 1000 * by_database / count, "p50": latency.get("50"), "p99": latency.get("99"),
+    }
+
+
+def postgres_processes() -> list[int]:
+    """The local PostgreSQL server's processes (its backends among them), by name."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name = (entry / "comm").read_text().strip()
+            except OSError:
+                continue
+            if name == "postgres":
+                found.append(int(entry.name))
+    return found
+
+
+def sides_of(args: argparse.Namespace) -> dict[str, tuple[Path, dict[str, str]]]:
+    found: dict[str, tuple[Path, dict[str, str]]] = {"this checkout": (ROOT, {})}
+    for given in args.env:
+        name, _, settings = given.partition("=")
+        found[name] = (ROOT, dict(pair.split("=", 1) for pair in settings.split(",")))
+    for given in args.source:
+        name, _, folder = given.partition("=")
+        found[name] = (Path(folder).resolve(), {})
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--env", action="append", default=[], help="NAME=K=V[,K=V]")
+    parser.add_argument("--source", action="append", default=[], help="NAME=DIR")
+    parser.add_argument("--postgres", default=os.environ.get(
+        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
+                                                          "redis://127.0.0.1:6379/0"))
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    results: dict[str, list[dict[str, Any]]] = {}
+    with tempfile.TemporaryDirectory(prefix="dice-per-move-") as tmp, \
+            postgres_database(args.postgres, prefix="dice_per_move") as db:
+        folder = Path(tmp)
+        script = folder / "games.lua"
+        script.write_text(SCRIPT)
+        env = {
+            **os.environ, "DATABASE_URL": db, "REDIS_URL": args.redis, "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(40), "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "THROTTLE_CREATE": "1000000/second", "STATIC_ROOT": str(folder / "static"),
+            "PROMETHEUS_MULTIPROC_DIR": str(folder), "SECURE_SSL_REDIRECT": "false",
+        }
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT,
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        for round_ in range(args.rounds):
+            for name, (source, settings) in sides_of(args).items():
+                port = free_port()
+                side_env = {**env, **settings, "PYTHONPATH": str(source)}
+                with serving(command(port), side_env, port, folder / "servers.log",
+                             cwd=source) as url:
+                    found = measure(url, script, args.connections, args.seconds)
+                print(f"  round {round_ + 1}, {name}: {found['moves']:.0f} moves/s, server CPU"
+                      f" {found['cpu_ms']:.2f} ms a move, PostgreSQL's"
+                      f" {found['database_ms']:.2f} ms, p50 {found['p50']}, p99 {found['p99']}",
+                      flush=True)
+                results.setdefault(name, []).append(found)
+    print("\n| side | moves/s (rounds) | server CPU ms a move (rounds) | mean CPU |")
+    print("|---|---|---|---|")
+    for name, runs in results.items():
+        rates = ", ".join(f"{run['moves']:.0f}" for run in runs)
+        cpus = ", ".join(f"{run['cpu_ms']:.2f}" for run in runs)
+        mean = sum(run["cpu_ms"] for run in runs) / len(runs)
+        print(f"| {name} | {rates} | {cpus} | {mean:.2f} |")
+    print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
+
+
+if __name__ == "__main__":
+    main()
