@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
-from games.serving.quick import quick_request
+from games.serving.quick import quick_now
 from games.serving.threaded_wsgi import ThreadedWSGI
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -33,7 +33,7 @@ api = ThreadedWSGI(
     get_wsgi_application(),
     threads=settings.SERVER_THREADS,
     max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**21,
-    quick=quick_request if settings.SERVER_QUICK_ON_LOOP else None,
+    quick=quick_now if settings.SERVER_QUICK_ON_LOOP else None,
 )
 
 

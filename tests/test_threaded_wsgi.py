@@ -4,6 +4,7 @@
 import asyncio
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -269,3 +270,35 @@ def test_a_whole_move_runs_on_the_loops_thread_through_the_service() -> None:
     status, rolled = post(f"/api/v1/games/{game['id']}/roll/", {}, token)
     assert status == 200 and rolled["version"] == game["version"] + 1
     assert len(rolled["choices"]) == 13  # a box game after its first roll: every box open
+
+
+def test_after_a_slow_quick_request_the_quick_ones_go_to_the_threads_for_a_while() -> None:
+    def slow_then_echo(environ: dict, start_response: Any) -> list[bytes]:
+        if environ["PATH_INFO"] == "/slow":
+            time.sleep(0.2)  # a database gone: the pool waits for a connection
+        return echo(environ, start_response)
+
+    app = ThreadedWSGI(slow_then_echo, threads=1, max_body=100, quick=lambda scope: True,
+                       quick_limit=0.1, quick_pause=0.5)
+    assert json.loads(answer(call(app, path="/slow"))[2])["seen"]["thread"] == "MainThread"
+    paused = json.loads(answer(call(app, path="/fast"))[2])["seen"]["thread"]
+    assert paused.startswith("api")  # the loop is not held up again meanwhile
+    time.sleep(0.5)
+    assert json.loads(answer(call(app, path="/fast"))[2])["seen"]["thread"] == "MainThread"
+
+
+class Pool:
+    def __init__(self, idle: int, closed: bool = False) -> None:
+        self.idle, self.closed = idle, closed
+
+    def get_stats(self) -> dict[str, int]:
+        return {"pool_available": self.idle, "pool_size": 4}
+
+
+def test_a_quick_request_runs_on_the_loop_only_while_a_pooled_connection_is_idle() -> None:
+    from games.serving.quick import pool_idle
+
+    assert pool_idle(Pool(idle=1)) is True
+    assert pool_idle(Pool(idle=0)) is False  # the threads may wait for one; the loop must not
+    assert pool_idle(Pool(idle=3, closed=True)) is False
+    assert pool_idle(None) is True  # SQLite: no pool, nothing to wait for

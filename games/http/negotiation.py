@@ -6,7 +6,7 @@ decide; parsing and ranking the header for that was about 2 % of a move's proces
 Any other header, and any ``?format=``, goes through DRF's negotiation unchanged.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -20,9 +20,10 @@ class QuickContentNegotiation(DefaultContentNegotiation):
     def select_renderer(
         self,
         request: Request,
-        renderers: Sequence[BaseRenderer],
+        renderers: Iterable[BaseRenderer],
         format_suffix: str | None = None,
     ) -> tuple[BaseRenderer, str]:
+        renderers = list(renderers)  # the view's list, as DRF passes it
         if renderers and format_suffix is None:
             first = renderers[0]
             accept = request.META.get("HTTP_ACCEPT")

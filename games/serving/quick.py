@@ -4,7 +4,9 @@ Only short, bounded work: a move in a game (which plays the computer seats that 
 within it), a game's creation and a game's read. Each is one transaction of a few statements
 on one game, with no call out of the process but to the database; whatever may take longer
 (an analysis, a hint, a list, the docs, a stream, an admin page) runs on the pooled threads,
-so that it never holds up the loop.
+so that it never holds up the loop. So does a quick request while no pooled connection to
+PostgreSQL is idle: the threads may wait for one (seconds, while the database is away), the
+loop must not.
 """
 
 import re
@@ -17,9 +19,34 @@ POSTED = re.compile(rf"^/api/v1/games/(?:{GAME_ID}/(?:{MOVES})/)?$")
 READ = re.compile(rf"^/api/v1/games/{GAME_ID}/$")
 
 
+def quick_now(scope: dict[str, Any]) -> bool:
+    """Whether the request is quick and a connection waits for it (``ThreadedWSGI``'s
+    ``quick``)."""
+    return quick_request(scope) and connection_idle()
+
+
 def quick_request(scope: dict[str, Any]) -> bool:
     """Whether the request is a move, a creation or a read of one game."""
     method, path = scope.get("method"), scope.get("path", "")
     if method == "POST":
         return POSTED.match(path) is not None
     return method == "GET" and READ.match(path) is not None
+
+
+_pools: list[Any] = []  # the process's pool of connections, once looked up
+
+
+def connection_idle() -> bool:
+    """Whether the database pool has a connection idle now (always, without a pool)."""
+    if not _pools:
+        from django.db import connections
+
+        _pools.append(getattr(connections["default"], "pool", None))
+    return pool_idle(_pools[0])
+
+
+def pool_idle(pool: Any) -> bool:
+    if pool is None or pool.closed:
+        return pool is None
+    available: int = pool.get_stats().get("pool_available", 0)
+    return available > 0

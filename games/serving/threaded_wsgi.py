@@ -10,13 +10,18 @@ the loop sends it: the request crosses over once and comes back once.
 
 A request the ``quick`` predicate names (a move, a game's creation or read: short, bounded
 work) does not cross over at all: it runs on the event loop's own thread, between two reads
-of the loop. Measured under load, the hand-over to a pooled thread and back, and the threads
-then taking the interpreter lock from one another, were about a quarter of a move's processor
-time (docs/benchmark.md, "Quick requests on the loop's thread"). While such a request runs,
-the loop waits: every other request and stream of the worker process waits a move's length
-(about a millisecond), as under a server of synchronous workers. Such requests run one after
-the other in one ``contextvars.Context`` of their own, so that Django keeps one connection
-handler for them as it does for each pooled thread.
+of the loop. Under load the threads took the interpreter lock from one another, so a move
+waited for whichever thread held it: run on the loop's thread, one after the other, moves
+were answered within 30 to 35 ms at the 99th percentile where they had taken 48 to 80
+(docs/benchmark.md, "Quick requests on the loop's thread"). While such a request runs, the
+loop waits: every other request and stream of the worker process waits a move's length
+(a few milliseconds at most), as under a server of synchronous workers. Such requests run
+one after the other in one ``contextvars.Context`` of their own, so that Django keeps one
+connection handler for them as it does for each pooled thread. A quick request that took
+longer than ``quick_limit`` seconds (a database that went away: the pool waits seconds for a
+connection) sends the quick requests to the threads for the next ``quick_pause`` seconds, so
+that a worker whose database is gone never holds its loop up for long (its streams, its
+health answers, gunicorn's check that it is alive).
 
 The JSON API's answers are small; the largest answers on this path are the docs' static
 files (a few megabytes at most), which are collected the same way. An answer whose body is an
@@ -31,6 +36,7 @@ import contextvars
 import io
 import logging
 import sys
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
@@ -78,12 +84,16 @@ class ThreadedWSGI:
         threads: int,
         max_body: int,
         quick: Callable[[dict[str, Any]], bool] | None = None,
+        quick_limit: float = 1.0,
+        quick_pause: float = 30.0,
     ):
         self.app = app
         self.max_body = max_body
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="api")
         self.quick = quick
         self.here = contextvars.Context()  # the quick requests' context (see the module)
+        self.quick_limit, self.quick_pause = quick_limit, quick_pause
+        self.paused_until = 0.0  # time.monotonic() before which no request runs here
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         body = await self._body(scope, receive)
@@ -97,7 +107,7 @@ class ThreadedWSGI:
         )
         environ["wsgi.errors"] = sys.stderr
         environ[EXECUTOR_KEY] = self.executor
-        if self.quick is not None and self.quick(scope):
+        if self._here(scope):
             status, headers, content = self._run_here(environ)
         else:
             loop = asyncio.get_running_loop()
@@ -148,6 +158,12 @@ class ThreadedWSGI:
                 break
         return bytes(body[:declared])
 
+    def _here(self, scope: dict[str, Any]) -> bool:
+        """Whether the request runs on the loop's thread (see the module)."""
+        if self.quick is None or not self.quick(scope):
+            return False
+        return self.paused_until == 0.0 or time.monotonic() >= self.paused_until
+
     def _run_here(self, environ: dict[str, Any]) -> Answer:
         """Runs the application on the event loop's thread, the loop waiting meanwhile.
 
@@ -157,10 +173,18 @@ class ThreadedWSGI:
         """
         loop = asyncio.events._get_running_loop()
         asyncio.events._set_running_loop(None)
+        started = time.monotonic()
         try:
             return self.here.run(self._run, environ)
         finally:
             asyncio.events._set_running_loop(loop)
+            took = time.monotonic() - started
+            if took > self.quick_limit:
+                self.paused_until = time.monotonic() + self.quick_pause
+                logger.warning(
+                    "a quick request took %.1f s: the next %.0f s of them go to the threads",
+                    took, self.quick_pause,
+                )
 
     def _run(self, environ: dict[str, Any]) -> Answer:
         """Runs the application in this thread and gathers its whole answer."""

@@ -106,12 +106,20 @@ def measure(url: str, script: Path, connections: int, seconds: int) -> dict[str,
     if "Non-2xx" in out or "Socket errors" in out or "answered" in out:
         raise SystemExit(f"moves failed:\n{out}")
     # Every 66th request creates a game: the moves are the rest.
-    count = int(re.search(r"(\d+) requests in", out).group(1)) * 65 / 66  # type: ignore[union-attr]
+    count = _figure(r"(\d+) requests in", out) * 65 / 66
     latency = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.MULTILINE))
     return {
-        "moves": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)) * 65 / 66,  # type: ignore[union-attr]
-        "cpu_ms": 1000 * used / count, "database_ms": 1000 * by_database / count, "p50": latency.get("50"), "p99": latency.get("99"),
+        "moves": _figure(r"Requests/sec:\s+([\d.]+)", out) * 65 / 66,
+        "cpu_ms": 1000 * used / count, "database_ms": 1000 * by_database / count,
+        "p50": latency.get("50"), "p99": latency.get("99"),
     }
+
+
+def _figure(pattern: str, text: str) -> float:
+    found = re.search(pattern, text)
+    if found is None:
+        raise SystemExit(f"wrk said nothing like {pattern!r}:\n{text}")
+    return float(found.group(1))
 
 
 def postgres_processes() -> list[int]:
