@@ -20,7 +20,6 @@ stops the run.
 import argparse
 import os
 import re
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,7 @@ from typing import Any
 
 from tests.bench import sides
 from tests.bench.run import ROOT, SERVERS, free_port
-from tests.bench.servers import serving
+from tests.bench.servers import database_options, migrated_env, serving
 from tests.databases import postgres_database
 
 # Each wrk thread (one connection each) plays whole games, one request after the other:
@@ -154,10 +153,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--env", action="append", default=[], help="NAME=K=V[,K=V]")
     parser.add_argument("--source", action="append", default=[], help="NAME=DIR")
-    parser.add_argument("--postgres", default=os.environ.get(
-        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
-                                                          "redis://127.0.0.1:6379/0"))
+    database_options(parser)
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     results: dict[str, list[dict[str, Any]]] = {}
@@ -166,14 +162,7 @@ def main() -> None:
         folder = Path(tmp)
         script = folder / "games.lua"
         script.write_text(SCRIPT)
-        env = {
-            **os.environ, "DATABASE_URL": db, "REDIS_URL": args.redis, "DEBUG": "false",
-            "SECRET_KEY": secrets.token_urlsafe(40), "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "THROTTLE_CREATE": "1000000/second", "STATIC_ROOT": str(folder / "static"),
-            "PROMETHEUS_MULTIPROC_DIR": str(folder), "SECURE_SSL_REDIRECT": "false",
-        }
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT,
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        env = migrated_env(db, args.redis, folder)
         for round_ in range(args.rounds):
             for name, (source, settings) in sides_of(args).items():
                 port = free_port()

@@ -66,29 +66,40 @@ def serving(
             stop(server, grace=10)
 
 
+def database_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--postgres", default=os.environ.get(
+        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
+                                                          "redis://127.0.0.1:6379/0"))
+
+
+def migrated_env(database: str, redis: str, folder: Path) -> dict[str, str]:
+    """The servers' settings, as compose's (the limit on creating games far above the load),
+    on ``database``, which this migrates."""
+    env = {
+        **os.environ, "DATABASE_URL": database, "REDIS_URL": redis, "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(40), "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "THROTTLE_CREATE": "1000000/second", "STATIC_ROOT": str(folder / "static"),
+        "PROMETHEUS_MULTIPROC_DIR": str(folder), "SECURE_SSL_REDIRECT": "false",
+    }
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT,
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    return env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--postgres", default=os.environ.get(
-        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
-                                                          "redis://127.0.0.1:6379/0"))
+    database_options(parser)
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     results: dict[str, list[dict[str, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="dice-servers-") as tmp, \
             postgres_database(args.postgres, prefix="dice_servers") as db:
         folder = Path(tmp)
-        env = {
-            **os.environ, "DATABASE_URL": db, "REDIS_URL": args.redis, "DEBUG": "false",
-            "SECRET_KEY": secrets.token_urlsafe(40), "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "THROTTLE_CREATE": "1000000/second", "STATIC_ROOT": str(folder / "static"),
-            "PROMETHEUS_MULTIPROC_DIR": str(folder), "SECURE_SSL_REDIRECT": "false",
-        }
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT,
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        env = migrated_env(db, args.redis, folder)
         for round_ in range(args.rounds):
             port = free_port()
             for name, command in commands(port).items():
