@@ -10,7 +10,7 @@ holding an integer of 19 digits or more (which orjson would read as a float).
 
 import json
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 import orjson
 from django.db import models
@@ -40,7 +40,7 @@ def from_db_value(value: Any, expression: Any, connection: Any) -> Any:
         return value  # as the field gives back what it cannot read
 
 
-def plain(field: "models.Field[Any, Any]") -> bool:
+def plain(field: "models.Field[Any, Any]") -> "TypeGuard[models.JSONField[Any]]":
     """Whether ``field`` is a JSON field with the standard library's encoder and decoder,
     which these functions stand in for."""
     return (

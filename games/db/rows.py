@@ -294,9 +294,7 @@ def _converters(model: type[models.Model]) -> list[Converter]:
             functions = connection.ops.get_db_converters(column) + column.get_db_converters(
                 connection
             )
-            if connection.vendor == "postgresql" and isinstance(field, models.JSONField) and (
-                jsonb.plain(field)
-            ):
+            if connection.vendor == "postgresql" and jsonb.plain(field):
                 functions = [
                     jsonb.from_db_value if function == field.from_db_value else function
                     for function in functions

@@ -1,0 +1,15 @@
+"""What stands between HTTP and the services: every module here is one of Django's or DRF's
+extension points, named in ``config/settings.py``.
+
+- Who is calling: ``auth`` (a seat's token on a move), ``api_keys`` (classroom keys, and the
+  stop for repeated wrong credentials), ``permissions`` (who may do what).
+- How much they may: ``limits`` (counters in the shared cache), ``throttles`` (DRF's
+  throttles over them).
+- What comes in: ``strict`` (bodies exactly as the schema says).
+- What goes out: ``fastjson`` (JSON by orjson), ``negotiation`` (which renderer answers).
+- When it goes wrong: ``problems`` (every error as a problem document, with its code),
+  ``problem_middleware`` (the bodiless refusals of Django and WhiteNoise), ``error_table``
+  (``docs/errors.md`` written from the registry).
+- Around every request: ``request_metrics`` (counted and timed), ``admin_sessions`` (the
+  admin's middleware passed by for the API).
+"""

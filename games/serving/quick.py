@@ -10,6 +10,7 @@ loop must not.
 """
 
 import re
+from functools import cache
 from typing import Any
 
 # Loose on purpose: a path that only looks like a game's is still quick to refuse (404).
@@ -33,16 +34,17 @@ def quick_request(scope: dict[str, Any]) -> bool:
     return method == "GET" and READ.match(path) is not None
 
 
-_pools: list[Any] = []  # the process's pool of connections, once looked up
-
-
 def connection_idle() -> bool:
     """Whether the database pool has a connection idle now (always, without a pool)."""
-    if not _pools:
-        from django.db import connections
+    return pool_idle(_pool())
 
-        _pools.append(getattr(connections["default"], "pool", None))
-    return pool_idle(_pools[0])
+
+@cache
+def _pool() -> Any:
+    """The process's pool of connections (None on SQLite), looked up once."""
+    from django.db import connections
+
+    return getattr(connections["default"], "pool", None)
 
 
 def pool_idle(pool: Any) -> bool:

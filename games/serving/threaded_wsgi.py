@@ -162,7 +162,7 @@ class ThreadedWSGI:
         """Whether the request runs on the loop's thread (see the module)."""
         if self.quick is None or not self.quick(scope):
             return False
-        return self.paused_until == 0.0 or time.monotonic() >= self.paused_until
+        return time.monotonic() >= self.paused_until
 
     def _run_here(self, environ: dict[str, Any]) -> Answer:
         """Runs the application on the event loop's thread, the loop waiting meanwhile.
