@@ -11,8 +11,8 @@ the loop sends it: the request crosses over once and comes back once.
 A request the ``quick`` predicate names (a move, a game's creation or read: short, bounded
 work) does not cross over at all: it runs on the event loop's own thread, between two reads
 of the loop. Under load the threads took the interpreter lock from one another, so a move
-waited for whichever thread held it: run on the loop's thread, one after the other, moves
-were answered within 33 to 46 ms at the 99th percentile where they had taken 53 to 94
+waited for whichever thread held it: run on the loop's thread, one after the other, the
+slowest moves (the 99th percentile) were answered sooner in five rounds of six
 (docs/benchmark.md, "Quick requests on the loop's thread"). While such a request runs, the
 loop waits: every other request and stream of the worker process waits a move's length
 (a few milliseconds at most), as under a server of synchronous workers. Such requests run
