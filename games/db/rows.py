@@ -9,15 +9,15 @@ and dates), and each value read through the converters the ORM would apply
 (``from_db_value``, and the backend's own), so rows are the same on PostgreSQL and SQLite.
 
 On PostgreSQL the statements of one step go to the server together, in one round trip
-(``run``): Django's psycopg backend binds parameters on the client, and then one
-``execute`` may carry several statements. The server still runs them one after the other,
-each seeing what was committed before it started (a read after a ``FOR UPDATE`` sees the
-work of whoever held the lock). SQLite takes one statement per call, so there they go one
-by one.
+(``run``), each prepared once per connection (``games.db.pipeline``). The server still
+runs them one after the other, each seeing what was committed before it started (a read
+after a ``FOR UPDATE`` sees the work of whoever held the lock). SQLite takes one statement
+per call, so there they go one by one.
 """
 
 import dataclasses
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,7 +28,7 @@ import psycopg
 from django.db import connection, models, transaction
 from psycopg.types.json import Jsonb
 
-from games.db import jsonb
+from games.db import jsonb, pipeline
 
 
 @dataclass(frozen=True)
@@ -50,31 +50,42 @@ def run(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
 
 
 def _run(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
-    results: list[list[tuple[Any, ...]]] = []
     if not statements:
-        return results
+        return []
+    if _together():
+        return _pipelined(statements)
+    results: list[list[tuple[Any, ...]]] = []
     with connection.cursor() as cursor:
-        if _together():
-            cursor.execute(
-                "; ".join(s.sql for s in statements), [p for s in statements for p in s.params]
-            )
-            for index, statement in enumerate(statements):
-                if index:
-                    cursor.nextset()
-                results.append(cursor.fetchall() if statement.reads else [])
-        else:
-            for statement in statements:
-                cursor.execute(statement.sql, statement.params)
-                results.append(cursor.fetchall() if statement.reads else [])
+        for statement in statements:
+            cursor.execute(statement.sql, statement.params)
+            results.append(cursor.fetchall() if statement.reads else [])
+    return results
+
+
+def _pipelined(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
+    """The statements sent at once, each prepared on the server (``games.db.pipeline``),
+    with Django's own account kept: its errors (``DatabaseError`` and the rest, which the API
+    answers), its refusal to run anything in a transaction that failed, and, where queries
+    are logged, one entry a round trip (their SQL joined by ``;``)."""
+    connection.validate_thread_sharing()
+    connection.validate_no_broken_transaction()
+    started = time.monotonic()
+    with connection.wrap_database_errors:
+        connection.ensure_connection()
+        results = pipeline.run(
+            connection.connection, [(s.sql, s.params, s.reads) for s in statements]
+        )
+    if connection.queries_logged:
+        connection.queries_log.append({
+            "sql": "; ".join(statement.sql for statement in statements),
+            "time": f"{time.monotonic() - started:.3f}",
+        })
     return results
 
 
 def _together() -> bool:
-    """Whether one ``execute`` may carry several statements: PostgreSQL, binding on the client
-    (Django's default; ``server_side_binding`` turns it off)."""
-    return connection.vendor == "postgresql" and not connection.settings_dict.get(
-        "OPTIONS", {}
-    ).get("server_side_binding")
+    """Whether several statements may go to the server in one round trip: PostgreSQL."""
+    return connection.vendor == "postgresql"
 
 
 # -- a change in two round trips ------------------------------------------------------------
@@ -145,8 +156,8 @@ def later(
 
 
 def _idle_connection() -> psycopg.Connection[Any] | None:
-    """The driver's connection when a change may open its transaction itself: PostgreSQL
-    binding on the client, no transaction begun yet (an atomic block around this one may
+    """The driver's connection when a change may open its transaction itself: PostgreSQL,
+    no transaction begun yet (an atomic block around this one may
     have begun one; a test's, say)."""
     if not _together() or connection.savepoint_ids or _outer_block():
         return None

@@ -149,7 +149,11 @@ class ScoreEntry(models.Model):
 class Event(models.Model):
     """The game's log, in order: enough to replay the game."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: unique_event_seq's index (game, seq) serves every lookup by game,
+    # and every move inserts events, each one an entry less to write.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=16)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)

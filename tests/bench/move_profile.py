@@ -10,7 +10,8 @@ cProfile's functions by cumulative time, then the time of each layer of a move: 
 handler and middleware, DRF's dispatch, the view's parsing and rendering, and the service
 (its reads and writes of the database, the engine, the rest). The database and the cache
 are the settings' (``DATABASE_URL`` and ``REDIS_URL``, as compose's service would have them);
-the limit on creating games is lifted.
+the limit on creating games is lifted. PostgreSQL's processor time a move is read from
+``/proc`` (a server on this machine; its backends are the pool's, kept for the run).
 """
 
 import argparse
@@ -21,6 +22,9 @@ import os
 import pstats
 import time
 from typing import Any
+
+from tests.bench.per_move import postgres_processes
+from tests.bench.sides import cpu_seconds
 
 LAYERS = {
     "request (Django's handler and middleware)": "handlers/wsgi.py:{}(__call__)",
@@ -51,11 +55,15 @@ def main() -> None:
     app = get_wsgi_application()
     play = Player(app)
     play.games(2)
+    database = postgres_processes()
+    by_database = cpu_seconds(database)
     cpu, wall = time.process_time(), time.perf_counter()
     moves = play.games(args.games)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    by_database = cpu_seconds(database) - by_database
     print(f"{moves} moves: {1000 * cpu / moves:.3f} ms of the processor and"
-          f" {1000 * wall / moves:.3f} ms in all a move")
+          f" {1000 * wall / moves:.3f} ms in all a move;"
+          f" the local PostgreSQL's processes {1000 * by_database / moves:.3f} ms a move")
     if args.profile:
         profile = cProfile.Profile()
         profile.enable()
