@@ -5,11 +5,12 @@ the commit. Sent as one string of SQL with the values quoted in it (Django's cli
 binding), PostgreSQL parsed and planned every statement again on every move: about a
 quarter of its processor time a move. Here each statement is prepared once per connection
 and then only executed, its values sent as parameters. psycopg's own pipeline
-(``Connection.pipeline()``) does the same, but its bookkeeping in Python cost twice the
-client's time of the quoted string (``python -m tests.bench.pipeline``); this module speaks
-to libpq through psycopg's ``pq`` layer and adapts values with psycopg's own ``Transformer``
-(the connection's adapters, Django's among them), so values go and come back exactly as
-through a cursor.
+(``Connection.pipeline()``) does the same, but its bookkeeping in Python cost the client
+more than the quoted string did, where this module costs it less
+(``python -m tests.bench.pipeline``; docs/benchmark.md). It speaks to libpq through
+psycopg's ``pq`` layer and adapts values with psycopg's own ``Transformer`` (the
+connection's adapters, Django's among them), so values go and come back exactly as through
+a cursor.
 
 Only this module's statements are prepared (under names of its own, per connection); the
 ORM's queries still bind on the client. A connection prepares at most ``PREPARED_MAX``
