@@ -165,11 +165,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # few seconds of the database (psycopg's default keeps backing off for 5 minutes).
         "reconnect_timeout": 5,
     }
-    # A game's statements (games/db/rows.py) are prepared once per connection, so that
+    # A game's statements (games/db/pipeline.py) are prepared once per connection, so that
     # PostgreSQL does not parse and plan them again on every move. Django leaves preparing
     # off, for poolers in front of the database that cannot keep a session's prepared
-    # statements; its own queries bind on the client and are never prepared.
-    DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
+    # statements (DATABASE_PREPARE=false, for such a pooler); its own queries bind on the
+    # client and are never prepared.
+    if env_bool("DATABASE_PREPARE", True):
+        DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
     # Django's backend, giving the pool the check above (games/db/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "games.db.postgresql"
 

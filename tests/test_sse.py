@@ -337,6 +337,38 @@ def test_a_lost_connection_is_made_again_with_pauses_and_then_every_stream_reads
     assert "Traceback" not in caplog.text
 
 
+def test_a_listener_no_stream_needs_stops_listening_and_starts_again_for_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once its last stream has gone for ``IDLE_SECONDS``, a listener closes its connection:
+    every move's notification would otherwise wake it for nothing. A stream that comes back
+    within that time finds it still listening; one that comes later starts it again."""
+    monkeypatch.setattr(notify, "IDLE_SECONDS", 0.1)
+
+    async def scenario() -> None:
+        server = FakeServer()
+        listener = Listener(server.connect)  # type: ignore[arg-type]
+        with listener.subscribe(GAME):
+            await settle()
+        await asyncio.sleep(0.02)
+        with listener.subscribe(GAME) as back_soon:  # within the idle time: same connection
+            await settle()
+            server.made[0].notes.put_nowait(f"{GAME}:3")
+            assert await back_soon.wait(1.0)
+        await asyncio.sleep(0.3)
+        assert not listener.connected and server.made[0].closed and len(server.made) == 1
+        with listener.subscribe(GAME) as later:
+            await settle()
+            assert listener.connected and len(server.made) == 2
+            assert await later.wait(0.1)  # connecting wakes it: it reads what it missed
+            server.made[1].notes.put_nowait(f"{GAME}:4")
+            assert await later.wait(1.0)
+        await listener.stop()
+        assert server.made[1].closed
+
+    asyncio.run(scenario())
+
+
 def test_without_postgres_the_stream_polls(settings, monkeypatch) -> None:
     monkeypatch.setattr(stream, "POLL_SECONDS", 0.05)  # a poll as it is, but sooner
 

@@ -29,6 +29,9 @@ LISTENER_NAME = "dice-game-stream"  # the listening connection's application_nam
 CONNECT_SECONDS = 5  # to open the listening connection, before trying again later
 FIRST_PAUSE = 0.5  # seconds before the first reconnection; doubled each failure...
 LONGEST_PAUSE = 30.0  # ...up to this
+# Seconds a listener with no stream left keeps listening before it stops: while it listens,
+# every move's notification wakes it (and its backend) for nothing.
+IDLE_SECONDS = 10.0
 # Django's own keys in DATABASES[...]["OPTIONS"]; every other key is a libpq parameter.
 DJANGO_OPTIONS = frozenset(
     {
@@ -104,7 +107,9 @@ Connect = Callable[[], Awaitable[psycopg.AsyncConnection]]
 class Listener:
     """The process's one LISTENing connection, fanning notifications out to subscriptions.
 
-    Runs as a task on the event loop from the first ``subscribe`` until ``stop``. Each
+    Runs as a task on the event loop from the first ``subscribe`` until ``stop``, or until
+    no stream has followed any game for ``IDLE_SECONDS`` (the next ``subscribe`` starts it
+    again, and a stream reads the log when it opens: nothing is missed). Each
     notification ``<game>:<seq>`` wakes the subscriptions to that game. If the connection
     fails, the listener says so once in the log, tries again after 0.5 s, 1 s, 2 s, ... (at
     most 30 s, with jitter), and once connected again wakes every subscription, so that each
@@ -116,11 +121,15 @@ class Listener:
         self._followers: defaultdict[str, set[Subscription]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self._conn: psycopg.AsyncConnection | None = None
+        self._idle: asyncio.TimerHandle | None = None
         self.connected = False
         self.connections = 0  # made so far: a test can tell a reconnection happened
 
     @contextmanager
     def subscribe(self, game: object) -> Iterator[Subscription]:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="listener")
         subscription = Subscription(str(game))
@@ -132,6 +141,18 @@ class Listener:
             followers.discard(subscription)
             if not followers:
                 del self._followers[subscription.game]
+            if not self._followers and self._task is not None and self._idle is None:
+                self._idle = asyncio.get_running_loop().call_later(IDLE_SECONDS, self._rest)
+
+    def _rest(self) -> None:
+        """Stops listening, no stream having followed a game for ``IDLE_SECONDS``. The task
+        is let go at once, so that a stream subscribing from now on starts another; the
+        cancelled one closes its own connection."""
+        self._idle = None
+        if self._followers or self._task is None:
+            return
+        task, self._task = self._task, None
+        task.cancel()
 
     @property
     def streams(self) -> int:
@@ -150,7 +171,7 @@ class Listener:
         pause = FIRST_PAUSE
         while True:
             try:
-                self._conn = await self._connect()
+                conn = self._conn = await self._connect()
             except Exception as error:  # noqa: BLE001 - whatever it is, try again later
                 logger.warning("cannot listen for game events (%s); retrying in %.1f s",
                                _oneline(error), pause)
@@ -161,32 +182,38 @@ class Listener:
                     logger.info("listening for game events again")
                 self._wake_all()  # whatever was committed while no one listened
                 try:
-                    async for note in self._conn.notifies():
+                    async for note in conn.notifies():
                         self._wake(note.payload.partition(":")[0])
                     logger.warning("lost the connection listening for game events")
                 except Exception as error:  # noqa: BLE001 - the streams must go on
                     logger.warning("lost the connection listening for game events (%s)",
                                    _oneline(error))
                 finally:
-                    self.connected = False
-                    await self._close_connection()
+                    await self._close_connection(conn)
             await asyncio.sleep(pause * random.uniform(0.8, 1.2))
             pause = min(pause * 2, LONGEST_PAUSE)
 
-    async def _close_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with suppress(psycopg.Error, OSError):
-                await conn.close()
+    async def _close_connection(self, conn: psycopg.AsyncConnection | None) -> None:
+        """Closes ``conn``; the listener's state says so only if it is still the listener's
+        connection (a listener that went idle and was woken again may have another)."""
+        if conn is None:
+            return
+        if self._conn is conn:
+            self._conn, self.connected = None, False
+        with suppress(psycopg.Error, OSError):
+            await conn.close()
 
     async def stop(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
+        await self._close_connection(self._conn)
         self.connected = False
-        await self._close_connection()
         self._wake_all()
 
 

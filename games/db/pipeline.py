@@ -14,7 +14,9 @@ a cursor.
 
 Only this module's statements are prepared (under names of its own, per connection); the
 ORM's queries still bind on the client. A connection prepares at most ``PREPARED_MAX``
-statements; any others run unnamed.
+statements; any others run unnamed, and so do all of them on a connection whose
+``prepare_threshold`` is None (``DATABASE_PREPARE=false``: for a pooler in front of the
+database that does not keep a session's prepared statements).
 """
 
 import select
@@ -66,10 +68,11 @@ def run(raw: psycopg.Connection[Any], statements: Sequence[Statement]) -> list[R
         opened = 0
     pg = raw.pgconn
     fresh: list[Key | None] = []
+    prepare = raw.prepare_threshold is not None  # psycopg's own switch: None, never prepare
     pg.enter_pipeline_mode()
     try:
         for sql, params, _ in statements:
-            fresh.append(_send(pg, session, sql, params))
+            fresh.append(_send(pg, session, sql, params, prepare=prepare))
         pg.pipeline_sync()
         results = _receive(pg)
     finally:
@@ -79,16 +82,18 @@ def run(raw: psycopg.Connection[Any], statements: Sequence[Statement]) -> list[R
     return answers[opened:]
 
 
-def _send(pg: pq.abc.PGconn, session: _Session, sql: str, params: Sequence[Any]) -> Key | None:
-    """Sends one statement, preparing it first if this connection has not; the key of a
-    statement prepared now (None otherwise)."""
+def _send(
+    pg: pq.abc.PGconn, session: _Session, sql: str, params: Sequence[Any], *, prepare: bool
+) -> Key | None:
+    """Sends one statement, preparing it first if this connection has not (and may); the key
+    of a statement prepared now (None otherwise)."""
     query = _numbered(sql)
     transformer = session.transformer
     values = transformer.dump_sequence(params, [PyFormat.AUTO] * len(params))
     types, formats = transformer.types or (), transformer.formats
     key = (query, types)
     name = session.names.get(key) or session.sent.get(key)
-    if name is None and session.made < PREPARED_MAX:
+    if name is None and prepare and session.made < PREPARED_MAX:
         name = session.sent[key] = b"games_%d" % session.made
         session.made += 1
         pg.send_prepare(name, query, param_types=types)

@@ -25,7 +25,8 @@ from functools import lru_cache
 from typing import Any
 
 import psycopg
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg.types.json import Jsonb
 
 from games.db import jsonb, pipeline
@@ -279,6 +280,7 @@ def _table(model: type[models.Model], vendor: str) -> str:
 
 def instances(model: type[models.Model], rows: Iterable[tuple[Any, ...]]) -> list[Any]:
     """The model objects of rows read by :func:`select`, as the ORM would build them."""
+    db = _database()
     converters = _converters(model)
     names = [field.attname for field in model._meta.concrete_fields]
     objs = []
@@ -286,8 +288,8 @@ def instances(model: type[models.Model], rows: Iterable[tuple[Any, ...]]) -> lis
         values = list(row[: len(names)])
         for index, expression, functions in converters:
             for function in functions:
-                values[index] = function(values[index], expression, connection)
-        objs.append(model.from_db(connection.alias, names, values))
+                values[index] = function(values[index], expression, db)
+        objs.append(model.from_db(db.alias, names, values))
     return objs
 
 
@@ -319,19 +321,33 @@ def _converters(model: type[models.Model]) -> list[Converter]:
 # -- writes ---------------------------------------------------------------------------------
 
 
-def _value(obj: models.Model, field: models.Field, *, add: bool) -> object:
+def _database() -> BaseDatabaseWrapper:
+    """This thread's connection itself, not the ``connection`` proxy: a statement's values
+    are prepared with it once looked up, instead of looking it up again for each of them
+    (and again inside each field's own preparation)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _value(obj: models.Model, field: models.Field, db: BaseDatabaseWrapper, *, add: bool) -> object:
     value = field.pre_save(obj, add)
-    if value is not None and connection.vendor == "postgresql" and jsonb.plain(field):
+    if value is not None and db.vendor == "postgresql" and jsonb.plain(field):
         return Jsonb(value, dumps=jsonb.dumps)  # as the field would, by orjson
-    return field.get_db_prep_save(value, connection)
+    return field.get_db_prep_save(value, db)
 
 
 def update(obj: models.Model, names: Sequence[str]) -> Statement:
     """``UPDATE`` the named fields of ``obj``'s row (``auto_now`` fields get the time now)."""
-    fields = [_field(type(obj), name) for name in names]
-    params = [_value(obj, field, add=False) for field in fields]
-    params.append(_pk(type(obj)).get_db_prep_value(obj.pk, connection))
-    return Statement(_update_sql(type(obj), tuple(names), connection.vendor), params)
+    db, model = _database(), type(obj)
+    params = [_value(obj, field, db, add=False) for field in _fields(model, tuple(names))]
+    params.append(_pk(model).get_db_prep_value(obj.pk, db))
+    return Statement(_update_sql(model, tuple(names), db.vendor), params)
+
+
+@lru_cache(maxsize=64)
+def _fields(
+    model: type[models.Model], names: tuple[str, ...]
+) -> "tuple[models.Field[Any, Any], ...]":
+    return tuple(_field(model, name) for name in names)
 
 
 @lru_cache(maxsize=64)
@@ -359,7 +375,8 @@ def insert(
     if not rows:
         return []
     found = looked_up or {}
-    meta, vendor = model._meta, connection.vendor
+    db = _database()
+    meta, vendor = model._meta, db.vendor
     fields = [field for field in meta.concrete_fields if field is not meta.auto_field]
     columns = _columns(model, tuple(field.name for field in fields), vendor)
     values, params = [], []
@@ -372,7 +389,7 @@ def insert(
                 params.extend(lookup.params)
             else:
                 cells.append("%s")
-                params.append(_value(obj, field, add=True))
+                params.append(_value(obj, field, db, add=True))
         values.append("(" + ", ".join(cells) + ")")
     sql = f"INSERT INTO {_table(model, vendor)} ({columns}) VALUES {', '.join(values)}"  # noqa: S608
     if returning:

@@ -27,7 +27,7 @@ from games.observe.metrics import CLOCK_TIMEOUTS, MOVES
 from games.play import clocks, replays
 from games.play.dice import Committed, commit, dice_for, mind_for
 from games.play.errors import ServiceError
-from games.play.strategy import game_strategy_require, strategy_require
+from games.play.strategy import game_strategy_known, game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
 from scoring import ProblemCode, RuleError, get_ruleset
 from scoring.commands import TURN_MOVES, Command, Join, Leave
@@ -129,6 +129,10 @@ def game_create(
     with gamestore.game_change():
         gamestore.game_insert(game, seated, change)
         hooks.game_changed(game, seated, before=None)
+    game_strategy_known(
+        game_id=game.pk, ruleset_id=ruleset.id, options=chosen,
+        computers=[p.computer for p in players],
+    )
     _count_moves(game, outcome)
     return Played(game=game, players=seated, tokens=tokens)
 

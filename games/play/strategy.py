@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -182,6 +182,16 @@ _NEEDS_KEPT = 10_000
 _needs: OrderedDict[str, tuple[str, dict[str, Any]] | None] = OrderedDict()
 
 
+def game_strategy_known(
+    *, game_id: Any, ruleset_id: str, options: Mapping[str, Any], computers: Sequence[str | None]
+) -> None:
+    """Tells this process, as a game is created, what :func:`game_strategy_require` would
+    otherwise ask the database on the game's first move: its moves usually come to the
+    process that created it (the same client, the same connection)."""
+    needs = (ruleset_id, dict(options)) if TABLE_LEVEL in computers else None
+    _keep(str(game_id), needs)
+
+
 def _needs_of_game(game_id: Any) -> tuple[str, dict[str, Any]] | None:
     key = str(game_id)
     with _lock:
@@ -198,8 +208,12 @@ def _needs_of_game(game_id: Any) -> tuple[str, dict[str, Any]] | None:
         return None  # no such game: nothing to keep, the service's lookup refuses it
     ruleset_id, options, has_optimal = row
     needs = (ruleset_id, dict(options)) if has_optimal else None
+    _keep(key, needs)
+    return needs
+
+
+def _keep(key: str, needs: tuple[str, dict[str, Any]] | None) -> None:
     with _lock:
         _needs[key] = needs
         while len(_needs) > _NEEDS_KEPT:
             _needs.popitem(last=False)
-    return needs

@@ -20,22 +20,24 @@ def ours() -> set[str]:
 
 
 def test_a_statement_is_prepared_once_and_then_only_run() -> None:
+    before = ours()
     first = rows.run([rows.Statement("SELECT %s::int + 1", [41], reads=True)])
     prepared = ours()
     again = rows.run([rows.Statement("SELECT %s::int + 1", [1], reads=True)])
     assert (first, again) == ([[(42,)]], [[(2,)]])
-    assert len(prepared) == 1
+    assert len(prepared - before) == 1
     assert ours() == prepared
 
 
 def test_values_of_another_size_get_a_statement_of_their_own() -> None:
     """psycopg sends a small integer as int2 and a large one as int8: a statement prepared
     for one is not run with the other."""
+    before = ours()
     for value in (7, 70_000, 7_000_000_000, None, 7):
         assert rows.run([rows.Statement("SELECT %s::bigint", [value], reads=True)]) == [
             [(value,)]
         ]
-    assert len(ours()) == 4
+    assert len(ours() - before) == 4
 
 
 def test_percent_signs_are_kept_and_placeholders_numbered() -> None:
@@ -97,3 +99,19 @@ def test_a_connection_lost_raises_as_django_does_and_the_next_request_gets_anoth
         rows.run([rows.Statement("SELECT %s::int", [1], reads=True)])
     connection.close()
     assert rows.run([rows.Statement("SELECT %s::int", [1], reads=True)]) == [[(1,)]]
+
+
+def test_a_connection_that_may_not_prepare_runs_every_statement_unnamed() -> None:
+    """``DATABASE_PREPARE=false`` leaves psycopg's ``prepare_threshold`` at None, for a pooler
+    that does not keep a session's prepared statements."""
+    connection.ensure_connection()
+    raw = connection.connection
+    kept, raw.prepare_threshold = raw.prepare_threshold, None
+    try:
+        before = ours()
+        for value in (1, 2):
+            statement = rows.Statement("SELECT %s::int * 3", [value], reads=True)
+            assert rows.run([statement]) == [[(3 * value,)]]
+        assert ours() == before
+    finally:
+        raw.prepare_threshold = kept

@@ -2,13 +2,18 @@
 
 Each user is one closed-loop client (no think time): it creates a Yahtzee solitaire game and
 plays it to the end, 13 turns of roll, roll keeping two dice, hold three, roll, then scoring
-the box worth most. ``DeckPlayer`` does the same with the Deck of Cards API, for comparison:
+the box worth most (``WatchedPlayer``: games made beforehand, which streams follow).
+``DeckPlayer`` does the same with the Deck of Cards API, for comparison:
 a new shuffled deck, then its 52 cards drawn one at a time.
 
 Requests are named by endpoint (``create``, ``roll``, ``hold``, ``score``, ``new deck``,
 ``draw``), so Locust's statistics give the rate and percentiles of each.
 """
 
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from locust import FastHttpUser, task
@@ -46,7 +51,13 @@ class Player(FastHttpUser):
                 created.failure(f"{created.status_code}: {created.text[:200]}")
                 return
             game = created.json()
-        game_id, token = game["id"], game["players"][0]["token"]
+        self.play(*self.chosen(game["id"], game["players"][0]["token"]))
+
+    def chosen(self, game_id: str, token: str) -> tuple[str, str]:
+        """The game to play: the one just created."""
+        return game_id, token
+
+    def play(self, game_id: str, token: str) -> None:
         for _ in range(TURNS):
             if self._move(game_id, token, "roll", {}) is None:
                 return
@@ -67,6 +78,27 @@ class ClockedPlayer(Player):
     and no clock fires during the phase."""
 
     new_game = {**Player.new_game, "clock": {"turn_seconds": 3600}}
+
+
+def _watched() -> Iterator[tuple[str, str]]:
+    """The games named in the file ``BENCH_WATCHED`` names (a JSON list of [id, token]), in
+    order, each once across this process's users."""
+    path = os.environ.get("BENCH_WATCHED")
+    if path:
+        yield from (tuple(pair) for pair in json.loads(Path(path).read_text()))
+
+
+WATCHED = _watched()
+
+
+class WatchedPlayer(Player):
+    """The same games, but each user plays, in turn, the games made before the phase that
+    event streams follow (``BENCH_WATCHED``), so every move is sent to streams of its game.
+    It still creates a game each time, so its requests are those of ``Player``; once the
+    watched games run out it plays the one it created."""
+
+    def chosen(self, game_id: str, token: str) -> tuple[str, str]:
+        return next(WATCHED, (game_id, token))
 
 
 class DeckPlayer(FastHttpUser):

@@ -15,19 +15,28 @@ another checkout (the code before a change, from ``git worktree add``). For each
 the server's processor time per move (its processes' user and system time over the moves
 answered), and wrk's latency percentiles. Every answer must be 200: a side whose moves fail
 stops the run.
+
+    .venv/bin/python -m tests.bench.per_move --streams 1000 [--games 200] [--rounds 4]
+
+measures instead, on one server of this checkout, moves of games no one watches against
+moves of games that ``--streams`` event streams follow (made before the phase, the streams
+spread over them), in alternating order.
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tests.bench import sides
-from tests.bench.run import ROOT, SERVERS, free_port
+from tests.bench.run import ROOT, SERVERS, free_port, open_streams
 from tests.bench.servers import database_options, migrated_env, serving
 from tests.databases import postgres_database
 
@@ -39,8 +48,23 @@ local TURN = {
   {"roll", '{}'}, {"roll", '{"hold": [0, 1]}'}, {"hold", '{"hold": [0, 1, 2]}'}, {"roll", '{}'},
 }
 local game, token, step, box = nil, nil, 0, nil
+-- Games made before the phase (GIVEN, filled in by per_move.py: {id, token} pairs), if any:
+-- thread n plays the n-th, then every THREADS-th after it, then games of its own.
+local made = 0
+setup = function(thread)
+  made = made + 1
+  thread:set("slot", made)
+end
+local function take()
+  if slot ~= nil and slot <= #GIVEN then
+    game, token, step = GIVEN[slot][1], GIVEN[slot][2], 0
+    slot = slot + THREADS
+    return true
+  end
+  return false
+end
 request = function()
-  if game == nil then
+  if game == nil and not take() then
     return wrk.format("POST", "/api/v1/games/", {["Content-Type"] = "application/json"},
       '{"ruleset": "yahtzee", "players": [{"name": "Bench"}]}')
   end
@@ -93,8 +117,18 @@ def wrk(url: str, script: Path, connections: int, seconds: int) -> str:
     return done.stdout
 
 
-def measure(url: str, script: Path, connections: int, seconds: int) -> dict[str, Any]:
-    wrk(url, script, connections, 2)  # warm up
+def lua(folder: Path, name: str, connections: int, given: Sequence[tuple[str, str]] = ()) -> Path:
+    """The games' script, written to ``folder``, with the games given to play first."""
+    games = ", ".join(f'{{"{game}", "{token}"}}' for game, token in given)
+    path = folder / f"{name}.lua"
+    path.write_text(f"GIVEN = {{{games}}}\nTHREADS = {connections}\n{SCRIPT}")
+    return path
+
+
+def measure(
+    url: str, script: Path, connections: int, seconds: int, warm: Path | None = None
+) -> dict[str, Any]:
+    wrk(url, warm or script, connections, 2)  # warm up
     pids = sides.process_tree(SERVERS[url])
     database = postgres_processes()
     used, by_database = sides.cpu_seconds(pids), sides.cpu_seconds(database)
@@ -146,6 +180,48 @@ def sides_of(args: argparse.Namespace) -> dict[str, tuple[Path, dict[str, str]]]
     return found
 
 
+def watched(args: argparse.Namespace, env: dict[str, str], folder: Path, plain: Path) -> None:
+    """Moves with ``--streams`` event streams open on the very games being played, against
+    moves of games no one watches, on one server, in alternating order each round.
+
+    Before each phase the games it will play are made (``--games`` of them, more than a
+    phase plays); for the watched phase the streams are spread over them and opened first,
+    so every move's events go to a few streams of its game, in both worker processes."""
+    port = free_port()
+    ratios = []
+    with serving(command(port), {**env, "PYTHONPATH": str(ROOT)}, port,
+                 folder / "servers.log") as url:
+        for round_ in range(args.rounds):
+            found: dict[str, dict[str, Any]] = {}
+            for name in ("plain", "watched") if round_ % 2 == 0 else ("watched", "plain"):
+                given = [new_game(url) for _ in range(args.games)]
+                script = lua(folder, name, args.connections, given)
+                if name == "plain":
+                    found[name] = measure(url, script, args.connections, args.seconds, plain)
+                else:
+                    with open_streams(url, args.streams, [game for game, _ in given]):
+                        found[name] = measure(url, script, args.connections, args.seconds,
+                                              plain)
+                print(f"  round {round_ + 1}, {name}: {found[name]['moves']:.0f} moves/s,"
+                      f" server CPU {found[name]['cpu_ms']:.2f} ms a move, p99"
+                      f" {found[name]['p99']}", flush=True)
+            ratios.append(found["watched"]["moves"] / found["plain"]["moves"])
+    print(f"moves with {args.streams} streams on the games played / without: "
+          + ", ".join(f"{ratio:.2f}" for ratio in ratios))
+    print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
+
+
+def new_game(url: str) -> tuple[str, str]:
+    """A new solitaire Yahtzee game: its id and its player's token."""
+    request = urllib.request.Request(
+        f"{url}/api/v1/games/", headers={"Content-Type": "application/json"},
+        data=json.dumps({"ruleset": "yahtzee", "players": [{"name": "Watched"}]}).encode(),
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        game = json.load(answer)
+    return game["id"], game["players"][0]["token"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -153,6 +229,11 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--env", action="append", default=[], help="NAME=K=V[,K=V]")
     parser.add_argument("--source", action="append", default=[], help="NAME=DIR")
+    parser.add_argument("--streams", type=int, default=0,
+                        help="instead of sides: moves with this many streams on the games"
+                             " played, against none")
+    parser.add_argument("--games", type=int, default=200,
+                        help="with --streams: games made for each phase")
     database_options(parser)
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
@@ -160,9 +241,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="dice-per-move-") as tmp, \
             postgres_database(args.postgres, prefix="dice_per_move") as db:
         folder = Path(tmp)
-        script = folder / "games.lua"
-        script.write_text(SCRIPT)
+        script = lua(folder, "games", args.connections)
         env = migrated_env(db, args.redis, folder)
+        if args.streams:
+            watched(args, env, folder, script)
+            return
         for round_ in range(args.rounds):
             for name, (source, settings) in sides_of(args).items():
                 port = free_port()

@@ -12,10 +12,12 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
 2. whole Yahtzee games with ``--clients`` concurrent Locust users (``tests/bench/locustfile.py``):
    moves/s, creates/s, p50/p95/p99 per endpoint;
 3. the same again, with ``--streams`` event streams (``tests/bench/streams.py``) opened 3 s
-   into the phase, while the load goes on; once more with them held open; PostgreSQL's
-   connection count to the service's database before, once they are open, and after; then
-   once more with them closed: the slow-downs are taken against the mean of the two runs
-   without streams, and how much those two differ shows how steady the machine was;
+   into the phase, while the load goes on, on the very games the clients play (made before
+   the phase, ``WatchedPlayer``: each move goes to the streams of its game); once more with
+   them held open; PostgreSQL's connection count to the service's database before, once
+   they are open, and after; then once more with them closed: the slow-downs are taken
+   against the mean of the two runs without streams, and how much those two differ shows
+   how steady the machine was;
 4. with ``--deck URL``, the Deck of Cards API served there, played by the same clients
    (a new deck, then 52 single draws): draws/s, for comparison, in two phases, one after
    the first games phase and one after the last, so that both sides see the same drift;
@@ -81,6 +83,9 @@ MOVES = ("roll", "hold", "score")
 HIGH_LIMIT = "1000000/second"
 WARM_UP = 5  # seconds of unmeasured games before each server's first phase
 STREAMS_AFTER = 3  # seconds into the streams' phase: they are opened while the load goes on
+# Games made for each phase with streams, per second of it: about 15 games' moves (65 each)
+# a second is more than the service plays here, so the clients play only followed games.
+WATCHED_PER_SECOND = 15
 
 
 def free_port() -> int:
@@ -182,8 +187,12 @@ def health_rate(url: str, clients: int, seconds: int) -> float:
     raise SystemExit("install wrk (apt-get install wrk) to measure the health endpoint")
 
 
-def locust(url: str, user: str, clients: int, seconds: int, folder: Path) -> dict[str, dict]:
-    """Runs Locust headless; the statistics of each named request."""
+def locust(
+    url: str, user: str, clients: int, seconds: int, folder: Path,
+    env: dict[str, str] | None = None,
+) -> dict[str, dict]:
+    """Runs Locust headless (``env``: more of its environment); the statistics of each named
+    request."""
     prefix = folder / f"locust-{user}-{time.monotonic_ns()}"
     subprocess.run(
         [
@@ -193,6 +202,7 @@ def locust(url: str, user: str, clients: int, seconds: int, folder: Path) -> dic
             "--host", url, "--csv", str(prefix), user,
         ],
         check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
     )
     with open(f"{prefix}_failures.csv", newline="") as rows:
         for row in csv.DictReader(rows):
@@ -229,8 +239,9 @@ def endpoint_lines(stats: dict[str, dict]) -> list[str]:
     return lines
 
 
-def create_games(url: str, count: int) -> list[str]:
-    ids = []
+def create_games(url: str, count: int) -> list[tuple[str, str]]:
+    """``count`` new solitaire games: each one's id and its player's token."""
+    made = []
     for _ in range(count):
         request = urllib.request.Request(
             f"{url}/api/v1/games/",
@@ -238,8 +249,9 @@ def create_games(url: str, count: int) -> list[str]:
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=10) as answer:
-            ids.append(json.load(answer)["id"])
-    return ids
+            game = json.load(answer)
+        made.append((game["id"], game["players"][0]["token"]))
+    return made
 
 
 @contextmanager
@@ -298,13 +310,16 @@ def streams_opened_later(
 
 
 def play(
-    url: str, clients: int, seconds: int, folder: Path, label: str, user: str = "Player"
+    url: str, clients: int, seconds: int, folder: Path, label: str, user: str = "Player",
+    watched: Path | None = None,
 ) -> dict[str, float]:
     """One phase of whole games; its moves/s, creates/s, the p95 of a roll and, for a server
-    this run started, its processes' processor time per move (ms)."""
+    this run started, its processes' processor time per move (ms). ``watched``: the file of
+    games ``WatchedPlayer`` plays."""
     pids = sides.process_tree(SERVERS[url]) if url in SERVERS else []
     used = sides.cpu_seconds(pids)
-    stats = locust(url, user, clients, seconds, folder)
+    stats = locust(url, user, clients, seconds, folder,
+                   {"BENCH_WATCHED": str(watched)} if watched else None)
     used = sides.cpu_seconds(pids) - used
     moves, creates = summarize(stats, MOVES), summarize(stats, ("create",))
     cpu = 1000 * used / moves["count"] if pids and moves["count"] else float("nan")
@@ -498,14 +513,22 @@ def main() -> None:
         peers.phase()
         opening, busy, again = None, None, None
         if args.streams:
-            watched = create_games(url, 20)
+            # The streams follow the games the two phases play: each phase has games of its
+            # own, made now, more than it can play (WatchedPlayer then plays its own).
+            sets = [create_games(url, WATCHED_PER_SECOND * args.seconds) for _ in range(2)]
+            files = [folder / f"watched-{n}.json" for n in range(2)]
+            for path, made in zip(files, sets, strict=True):
+                path.write_text(json.dumps(made))
+            followed = [game for made in sets for game, _ in made]
             label = f"games, {args.streams} streams opened {STREAMS_AFTER} s in"
-            with streams_opened_later(url, args.streams, watched, STREAMS_AFTER, db) as seen:
-                opening = play(url, args.clients, args.seconds, folder, label)
+            with streams_opened_later(url, args.streams, followed, STREAMS_AFTER, db) as seen:
+                opening = play(url, args.clients, args.seconds, folder, label,
+                               "WatchedPlayer", files[0])
                 if "opening" not in seen:
                     raise SystemExit("the streams were not all open before the phase ended")
                 busy = play(url, args.clients, args.seconds, folder,
-                            f"games, the {args.streams} streams held open")
+                            f"games, the {args.streams} streams held open", "WatchedPlayer",
+                            files[1])
                 after = connections_to(db)
             print(f"  {args.streams} streams opened in {seen['opening']:.1f} s under the load;"
                   f" database connections: {idle} before the load, {seen['connections']:.0f}"

@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, Protocol
 
 from django.db import Error as DatabaseError
@@ -102,6 +102,12 @@ class Progress:
     over: bool  # the game is finished or abandoned: its log will not grow
     last_seq: int  # the seq of the game's last event
     events: list[EventBody]  # rendered, oldest first, at most BATCH of them
+
+    @cached_property
+    def messages(self) -> list[tuple[int, bytes]]:
+        """Each event's seq and SSE message, made once for every stream that shares this read
+        (``read_log``): a move watched by many streams is encoded once, not once each."""
+        return [(event["seq"], sse_message(event)) for event in self.events]
 
 
 def _read(game_id: uuid.UUID, after: int) -> Progress | None:
@@ -246,9 +252,9 @@ async def _events(
                 return
             if progress is None:
                 return
-            for event in progress.events:
-                yield sse_message(event)
-                sent = event["seq"]
+            for seq, message in progress.messages:
+                yield message
+                sent = seq
             if progress.events:
                 beat_due = time.monotonic() + heartbeat
                 if len(progress.events) == BATCH:
