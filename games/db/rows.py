@@ -158,8 +158,8 @@ def later(
 
 def _idle_connection() -> psycopg.Connection[Any] | None:
     """The driver's connection when a change may open its transaction itself: PostgreSQL,
-    no transaction begun yet (an atomic block around this one may
-    have begun one; a test's, say)."""
+    no transaction begun yet (an atomic block around this one may have begun one; a test's,
+    say)."""
     if not _together() or connection.savepoint_ids or _outer_block():
         return None
     connection.ensure_connection()
