@@ -88,7 +88,7 @@ def test_web_serves_asgi_with_uvicorn_workers_for_the_live_streams(
     command = command_text(compose["services"]["web"]).split()
     server = command[command.index("gunicorn"):]
     assert server[1] == "config.asgi:application"
-    assert server[server.index("--worker-class") + 1] == "uvicorn_worker.UvicornWorker"
+    assert server[server.index("--worker-class") + 1] == "games.serving.worker.Worker"
 
 
 def test_web_is_configured_for_production_from_the_environment(compose: dict[str, Any]) -> None:

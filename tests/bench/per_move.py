@@ -101,7 +101,7 @@ end
 def command(port: int) -> list[str]:
     return [
         sys.executable, "-m", "gunicorn", "config.asgi:application", "--worker-class",
-        "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+        "games.serving.worker.Worker", "--bind", f"127.0.0.1:{port}", "--workers", "2",
         "--config", "python:config.gunicorn",
     ]
 

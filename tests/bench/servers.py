@@ -33,7 +33,7 @@ def commands(port: int) -> dict[str, list[str]]:
     found = {
         "gunicorn + uvicorn workers (compose)": [
             sys.executable, "-m", "gunicorn", "config.asgi:application", "--worker-class",
-            "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+            "games.serving.worker.Worker", "--bind", f"127.0.0.1:{port}", "--workers", "2",
             "--config", "python:config.gunicorn",
         ],
         "uvicorn, 2 workers": [

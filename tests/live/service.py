@@ -155,7 +155,7 @@ def gunicorn_command(port: int, *options: str) -> list[str]:
     """gunicorn with two uvicorn worker processes, as production runs the service."""
     return [
         sys.executable, "-m", "gunicorn", "config.asgi:application",
-        "--worker-class", "uvicorn_worker.UvicornWorker",
+        "--worker-class", "games.serving.worker.Worker",
         "--bind", f"127.0.0.1:{port}", "--workers", "2", "--graceful-timeout", "5",
         "--config", "python:config.gunicorn", *options,
     ]

@@ -1,0 +1,76 @@
+"""The worker's accepting (games/serving/worker.py): one connection at a time, a pause after
+each so that other workers take their share, every connection served, none after closing."""
+
+import asyncio
+import socket
+
+from games.serving.worker import Acceptor
+
+
+class Echo(asyncio.Protocol):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.transport.write(data)  # type: ignore[attr-defined]
+
+
+def listening() -> socket.socket:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    return sock
+
+
+async def talk(port: int, text: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(text)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.readexactly(len(text)), 5)
+    writer.close()
+    return answer
+
+
+def test_connections_are_taken_one_at_a_time_and_all_served() -> None:
+    async def scenario() -> None:
+        sock = listening()
+        accepted: list[Echo] = []
+
+        def protocol() -> Echo:
+            accepted.append(Echo())
+            return accepted[-1]
+
+        acceptor = Acceptor(sock, protocol, pause=0.3)
+        port = sock.getsockname()[1]
+        clients = [asyncio.ensure_future(talk(port, f"hi {n}".encode())) for n in range(3)]
+        await asyncio.sleep(0.15)
+        assert len(accepted) == 1  # the others wait in the backlog for another worker
+        answers = await asyncio.gather(*clients)
+        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(accepted) == 3
+        acceptor.close()
+        sock.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_closed_acceptor_takes_no_more_connections() -> None:
+    async def scenario() -> None:
+        sock = listening()
+        accepted: list[Echo] = []
+
+        def protocol() -> Echo:
+            accepted.append(Echo())
+            return accepted[-1]
+
+        acceptor = Acceptor(sock, protocol, pause=0.0)
+        port = sock.getsockname()[1]
+        assert await talk(port, b"one") == b"one"
+        acceptor.close()
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"two")
+        await asyncio.sleep(0.2)
+        assert len(accepted) == 1  # the kernel queued it; no worker took it
+        writer.close()
+        sock.close()
+
+    asyncio.run(scenario())
