@@ -4,7 +4,7 @@ each so that other workers take their share, every connection served, none after
 import asyncio
 import socket
 
-from games.serving.worker import Acceptor
+from games.serving.worker import SPREAD_BELOW, Acceptor
 
 
 class Echo(asyncio.Protocol):
@@ -71,6 +71,29 @@ def test_a_closed_acceptor_takes_no_more_connections() -> None:
         await asyncio.sleep(0.2)
         assert len(accepted) == 1  # the kernel queued it; no worker took it
         writer.close()
+        sock.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_holding_many_connections_accepts_without_pausing() -> None:
+    """A crowd (event streams, say) is let in at once: among that many, chance spreads it."""
+
+    async def scenario() -> None:
+        sock = listening()
+        accepted: list[Echo] = []
+
+        def protocol() -> Echo:
+            accepted.append(Echo())
+            return accepted[-1]
+
+        acceptor = Acceptor(sock, protocol, pause=5.0, open_connections=lambda: SPREAD_BELOW)
+        port = sock.getsockname()[1]
+        answers = await asyncio.wait_for(
+            asyncio.gather(*(talk(port, f"hi {n}".encode()) for n in range(3))), 2.0
+        )
+        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(accepted) == 3
+        acceptor.close()
         sock.close()
 
     asyncio.run(scenario())
