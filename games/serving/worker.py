@@ -50,6 +50,7 @@ class Acceptor:
         self._open = open_connections
         self._closed = False
         self._resume: asyncio.TimerHandle | None = None
+        self._setting_up: set[asyncio.Task[None]] = set()  # the loop keeps only weak ones
         sock.setblocking(False)
         self._listen()
 
@@ -70,7 +71,9 @@ class Acceptor:
         conn.setblocking(False)
         if conn.family in (socket.AF_INET, socket.AF_INET6):
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._loop.create_task(self._serve(conn))
+        task = self._loop.create_task(self._serve(conn))
+        self._setting_up.add(task)
+        task.add_done_callback(self._setting_up.discard)
         if self._open() < SPREAD_BELOW:
             self._wait(self._pause)
 
