@@ -22,6 +22,24 @@ def listening() -> socket.socket:
     return sock
 
 
+class Listening:
+    """A listening socket served by an :class:`Acceptor`, counting the connections it set up."""
+
+    def __init__(self, **options: object) -> None:
+        self.sock = listening()
+        self.accepted: list[Echo] = []
+        self.acceptor = Acceptor(self.sock, self._protocol, **options)  # type: ignore[arg-type]
+        self.port = self.sock.getsockname()[1]
+
+    def _protocol(self) -> Echo:
+        self.accepted.append(Echo())
+        return self.accepted[-1]
+
+    def close(self) -> None:
+        self.acceptor.close()
+        self.sock.close()
+
+
 async def talk(port: int, text: bytes) -> bytes:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(text)
@@ -33,45 +51,28 @@ async def talk(port: int, text: bytes) -> bytes:
 
 def test_connections_are_taken_one_at_a_time_and_all_served() -> None:
     async def scenario() -> None:
-        sock = listening()
-        accepted: list[Echo] = []
-
-        def protocol() -> Echo:
-            accepted.append(Echo())
-            return accepted[-1]
-
-        acceptor = Acceptor(sock, protocol, pause=0.3)
-        port = sock.getsockname()[1]
-        clients = [asyncio.ensure_future(talk(port, f"hi {n}".encode())) for n in range(3)]
+        served = Listening(pause=0.3)
+        clients = [asyncio.ensure_future(talk(served.port, f"hi {n}".encode())) for n in range(3)]
         await asyncio.sleep(0.15)
-        assert len(accepted) == 1  # the others wait in the backlog for another worker
+        assert len(served.accepted) == 1  # the others wait in the backlog for another worker
         answers = await asyncio.gather(*clients)
-        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(accepted) == 3
-        acceptor.close()
-        sock.close()
+        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(served.accepted) == 3
+        served.close()
 
     asyncio.run(scenario())
 
 
 def test_a_closed_acceptor_takes_no_more_connections() -> None:
     async def scenario() -> None:
-        sock = listening()
-        accepted: list[Echo] = []
-
-        def protocol() -> Echo:
-            accepted.append(Echo())
-            return accepted[-1]
-
-        acceptor = Acceptor(sock, protocol, pause=0.0)
-        port = sock.getsockname()[1]
-        assert await talk(port, b"one") == b"one"
-        acceptor.close()
-        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        served = Listening(pause=0.0)
+        assert await talk(served.port, b"one") == b"one"
+        served.acceptor.close()
+        _, writer = await asyncio.open_connection("127.0.0.1", served.port)
         writer.write(b"two")
         await asyncio.sleep(0.2)
-        assert len(accepted) == 1  # the kernel queued it; no worker took it
+        assert len(served.accepted) == 1  # the kernel queued it; no worker took it
         writer.close()
-        sock.close()
+        served.sock.close()
 
     asyncio.run(scenario())
 
@@ -80,20 +81,11 @@ def test_a_worker_holding_many_connections_accepts_without_pausing() -> None:
     """A crowd (event streams, say) is let in at once: among that many, chance spreads it."""
 
     async def scenario() -> None:
-        sock = listening()
-        accepted: list[Echo] = []
-
-        def protocol() -> Echo:
-            accepted.append(Echo())
-            return accepted[-1]
-
-        acceptor = Acceptor(sock, protocol, pause=5.0, open_connections=lambda: SPREAD_BELOW)
-        port = sock.getsockname()[1]
+        served = Listening(pause=5.0, open_connections=lambda: SPREAD_BELOW)
         answers = await asyncio.wait_for(
-            asyncio.gather(*(talk(port, f"hi {n}".encode()) for n in range(3))), 2.0
+            asyncio.gather(*(talk(served.port, f"hi {n}".encode()) for n in range(3))), 2.0
         )
-        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(accepted) == 3
-        acceptor.close()
-        sock.close()
+        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(served.accepted) == 3
+        served.close()
 
     asyncio.run(scenario())

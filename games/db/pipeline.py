@@ -43,8 +43,8 @@ class _Session:
     SQL and parameter types, as psycopg keys its own) and its adapter for values."""
 
     transformer: abc.Transformer
-    names: dict["Key", bytes] = field(default_factory=dict)
-    sent: dict["Key", bytes] = field(default_factory=dict)  # being prepared, not known yet
+    names: dict[Key, bytes] = field(default_factory=dict)
+    sent: dict[Key, bytes] = field(default_factory=dict)  # being prepared, not known yet
     made: int = 0  # names given so far (each one once, whether it was prepared or not)
 
 

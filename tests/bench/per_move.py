@@ -24,19 +24,17 @@ spread over them), in alternating order.
 """
 
 import argparse
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tests.bench import sides
-from tests.bench.run import ROOT, SERVERS, free_port, open_streams
+from tests.bench.run import ROOT, SERVERS, create_games, free_port, open_streams
 from tests.bench.servers import database_options, migrated_env, serving
 from tests.databases import postgres_database
 
@@ -194,7 +192,7 @@ def watched(args: argparse.Namespace, env: dict[str, str], folder: Path, plain: 
         for round_ in range(args.rounds):
             found: dict[str, dict[str, Any]] = {}
             for name in ("plain", "watched") if round_ % 2 == 0 else ("watched", "plain"):
-                given = [new_game(url) for _ in range(args.games)]
+                given = create_games(url, args.games)
                 script = lua(folder, name, args.connections, given)
                 if name == "plain":
                     found[name] = measure(url, script, args.connections, args.seconds, plain)
@@ -209,17 +207,6 @@ def watched(args: argparse.Namespace, env: dict[str, str], folder: Path, plain: 
     print(f"moves with {args.streams} streams on the games played / without: "
           + ", ".join(f"{ratio:.2f}" for ratio in ratios))
     print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
-
-
-def new_game(url: str) -> tuple[str, str]:
-    """A new solitaire Yahtzee game: its id and its player's token."""
-    request = urllib.request.Request(
-        f"{url}/api/v1/games/", headers={"Content-Type": "application/json"},
-        data=json.dumps({"ruleset": "yahtzee", "players": [{"name": "Watched"}]}).encode(),
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        game = json.load(answer)
-    return game["id"], game["players"][0]["token"]
 
 
 def main() -> None:
