@@ -11,7 +11,6 @@ open to ``join``; the game waits while there are any) and ``abandoned``. The gam
 is :func:`status` of its state, and nothing else.
 """
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -20,7 +19,7 @@ from typing import Any
 from .commands import Command, Join, Leave, Start
 from .dice import Dice, Rng
 from .errors import ProblemCode, RuleError
-from .ruleset import Event, Outcome, Ruleset, State
+from .ruleset import Event, Outcome, Ruleset, State, copied
 
 
 class GameStatus(StrEnum):
@@ -110,7 +109,7 @@ class Match:
         """Mark a game that is not over as abandoned (nobody plays it any more)."""
         if status(state) not in (GameStatus.WAITING, GameStatus.ACTIVE):
             raise RuleError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {status(state)} already")
-        outcome = Outcome(state=copy.deepcopy(state))
+        outcome = Outcome(state=copied(state))
         outcome.state["abandoned"] = True
         outcome.events.append(Event("abandoned", None, {"by": by}))
         return outcome
@@ -138,7 +137,7 @@ class Match:
             raise RuleError(
                 ProblemCode.GAME_NOT_ACTIVE, f"the game is {status(state)}, not waiting"
             )
-        outcome = Outcome(state=copy.deepcopy(state))
+        outcome = Outcome(state=copied(state))
         outcome.state["open_seats"] = 0
         outcome.events.append(Event("started", seat, {"seats": len(self.seats)}))
         return outcome

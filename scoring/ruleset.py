@@ -18,6 +18,32 @@ from .errors import ProblemCode, RuleError
 State = dict[str, Any]
 
 
+def copied(state: State) -> State:
+    """A copy of a state that shares nothing mutable with it, as ``copy.deepcopy`` makes.
+
+    A state is JSON-ready data, so its containers are dicts and lists of plain values; they
+    are copied directly, which is several times quicker than ``deepcopy``'s general walk (a
+    move copies its game's state once). Any other container is left to ``deepcopy``."""
+    return _copied(state)
+
+
+def _copied(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    if kind in _SHARED:
+        return value
+    if kind is tuple:
+        return tuple(_copied(item) for item in value)
+    return copy.deepcopy(value)
+
+
+# Values that cannot change: a copy may hold the same object.
+_SHARED = frozenset({str, int, float, bool, type(None)})
+
+
 @dataclass(frozen=True)
 class Category:
     id: str
@@ -194,7 +220,7 @@ class Ruleset(ABC):
             raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
         if seat != state["current"]:
             raise RuleError(ProblemCode.NOT_YOUR_TURN, f"it is seat {state['current']}'s turn")
-        outcome = Outcome(state=copy.deepcopy(state))
+        outcome = Outcome(state=copied(state))
         self.play(outcome, command=command, options=options, dice=dice_source(rng))
         return outcome
 
@@ -228,7 +254,7 @@ class Ruleset(ABC):
             raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
         if state["left"][seat]:
             raise RuleError(ProblemCode.NOT_YOUR_TURN, f"seat {seat} has left the game")
-        outcome = Outcome(state=copy.deepcopy(state))
+        outcome = Outcome(state=copied(state))
         outcome.state["left"][seat] = True
         outcome.events.append(Event("left", seat, {}))
         if end or all(outcome.state["left"]):

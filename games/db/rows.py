@@ -68,16 +68,15 @@ def _pipelined(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
     with Django's own account kept: its errors (``DatabaseError`` and the rest, which the API
     answers), its refusal to run anything in a transaction that failed, and, where queries
     are logged, one entry a round trip (their SQL joined by ``;``)."""
-    connection.validate_thread_sharing()
-    connection.validate_no_broken_transaction()
+    db = _database()
+    db.validate_thread_sharing()
+    db.validate_no_broken_transaction()
     started = time.monotonic()
-    with connection.wrap_database_errors:
-        connection.ensure_connection()
-        results = pipeline.run(
-            connection.connection, [(s.sql, s.params, s.reads) for s in statements]
-        )
-    if connection.queries_logged:
-        connection.queries_log.append({
+    with db.wrap_database_errors:
+        db.ensure_connection()
+        results = pipeline.run(db.connection, [(s.sql, s.params, s.reads) for s in statements])
+    if db.queries_logged:
+        db.queries_log.append({
             "sql": "; ".join(statement.sql for statement in statements),
             "time": f"{time.monotonic() - started:.3f}",
         })
@@ -86,7 +85,7 @@ def _pipelined(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
 
 def _together() -> bool:
     """Whether several statements may go to the server in one round trip: PostgreSQL."""
-    return connection.vendor == "postgresql"
+    return _database().vendor == "postgresql"
 
 
 # -- a change in two round trips ------------------------------------------------------------
@@ -160,18 +159,15 @@ def _idle_connection() -> psycopg.Connection[Any] | None:
     """The driver's connection when a change may open its transaction itself: PostgreSQL,
     no transaction begun yet (an atomic block around this one may have begun one; a test's,
     say)."""
-    if not _together() or connection.savepoint_ids or _outer_block():
+    db = _database()
+    # More than one atomic block open: the one just entered sits inside another.
+    if db.vendor != "postgresql" or db.savepoint_ids or len(db.atomic_blocks) > 1:
         return None
-    connection.ensure_connection()
-    raw = connection.connection
+    db.ensure_connection()
+    raw = db.connection
     if raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
         return None
     return raw
-
-
-def _outer_block() -> bool:
-    """Whether the atomic block just entered sits inside another one."""
-    return len(connection.atomic_blocks) > 1
 
 
 def _opening(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -251,10 +247,11 @@ def select(
     for :func:`instances`. With ``fields``, only those columns, as the database gives them
     (for plain values such as text and integers, which need no converter). ``also``: SQL
     expressions read after the columns, in each row (:func:`instances` leaves them out)."""
-    columns = _columns(model, tuple(fields), connection.vendor)
+    vendor = _database().vendor
+    columns = _columns(model, tuple(fields), vendor)
     if also:
         columns = ", ".join([columns, *also])
-    table = _table(model, connection.vendor)
+    table = _table(model, vendor)
     return Statement(
         f"SELECT {columns} FROM {table} WHERE {where}{tail}",  # noqa: S608
         params,
@@ -299,7 +296,7 @@ _local = threading.local()  # converters are bound to this thread's connection
 
 def _converters(model: type[models.Model]) -> list[Converter]:
     cache: dict[tuple[type, str], list[Converter]] = _local.__dict__.setdefault("cache", {})
-    key = (model, connection.alias)
+    key = (model, _database().alias)
     if key not in cache:
         found = []
         for index, field in enumerate(model._meta.concrete_fields):
