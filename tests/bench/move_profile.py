@@ -2,13 +2,17 @@
 played one request at a time through Django's WSGI handler, in this process.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... \\
-        .venv/bin/python -m tests.bench.move_profile [--games 20] [--profile]
+        .venv/bin/python -m tests.bench.move_profile [--games 20] [--profile | --layers]
 
 Prints the processor time and the wall time per move (``time.process_time`` and
 ``time.perf_counter`` over the moves, after two games to warm up), and with ``--profile``
 cProfile's functions by cumulative time, then the time of each layer of a move: Django's
 handler and middleware, DRF's dispatch, the view's parsing and rendering, and the service
-(its reads and writes of the database, the engine, the rest). The database and the cache
+(its reads and writes of the database, the engine, the rest). A profiler's own cost falls
+on every call, so it weighs most on the parts made of many small calls; ``--layers``
+instead times only the layers' own functions, by this thread's processor time (user and
+system, the kernel's work on the database's socket included), a few microseconds of
+timing a call. The database and the cache
 are the settings' (``DATABASE_URL`` and ``REDIS_URL``, as compose's service would have them);
 the limit on creating games is lifted. PostgreSQL's processor time a move is read from
 ``/proc`` (a server on this machine; its backends are the pool's, kept for the run).
@@ -43,6 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--layers", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ["THROTTLE_CREATE"] = ""
@@ -55,6 +60,9 @@ def main() -> None:
     app = get_wsgi_application()
     play = Player(app)
     play.games(2)
+    if args.layers:
+        print(timed_layers(play, args.games))
+        return
     database = postgres_processes()
     by_database = cpu_seconds(database)
     cpu, wall = time.process_time(), time.perf_counter()
@@ -74,6 +82,63 @@ def main() -> None:
         stats.sort_stats("cumulative").print_stats(40)
         print(text.getvalue())
         print(layers(stats, moves))
+
+
+# The layers --layers times: (label, module, owner in it or "", function).
+TIMED = [
+    ("Django's handler and middleware", "django.core.handlers.wsgi", "WSGIHandler", "__call__"),
+    ("  its URL resolved", "django.core.handlers.base", "BaseHandler", "resolve_request"),
+    ("DRF's dispatch", "rest_framework.views", "APIView", "dispatch"),
+    ("the view's move", "games.api.games.views", "GameViewSet", "_play"),
+    ("  its body parsed and validated", "games.api.games.views", "", "_command"),
+    ("  its answer rendered", "games.api.games.views", "", "_answer"),
+    ("the service (game_play)", "games.play.services", "", "game_play"),
+    ("  the atomic block's entry", "django.db.transaction", "Atomic", "__enter__"),
+    ("  the read: lock the game, read its seats", "games.db.gamestore", "", "game_lock"),
+    ("    its rows made model objects", "games.db.rows", "", "instances"),
+    ("  the engine", "scoring.match", "Match", "play"),
+    ("  the change applied to the objects", "games.play.services", "", "_apply"),
+    ("  the writes' statements made", "games.db.gamestore", "", "game_update"),
+    ("  the writes and the commit", "games.db.rows", "", "_flush"),
+    ("the round trips to the database (both)", "games.db.pipeline", "", "run"),
+]
+
+
+def timed_layers(play: "Player", games: int) -> str:
+    """Each layer's processor time a move (µs): its functions wrapped in a timer of this
+    thread's processor time, the games played, the wrappers taken off again."""
+    import importlib
+
+    spent = {label: 0 for label, *_ in TIMED}
+    undo = []
+    for label, module_name, owner_name, name in TIMED:
+        module = importlib.import_module(module_name)
+        owner = getattr(module, owner_name) if owner_name else module
+        original = owner.__dict__[name] if owner_name else getattr(module, name)
+        setattr(owner, name, _timed(original, label, spent))
+        undo.append((owner, name, original))
+    try:
+        moves = play.games(games)
+    finally:
+        for owner, name, original in reversed(undo):
+            setattr(owner, name, original)
+    return "\n".join(
+        [f"{moves} moves; processor time a move, by layer (each includes those below it):"]
+        + [f"{label:<45} {spent[label] / moves / 1000:7.1f} µs" for label, *_ in TIMED]
+    )
+
+
+def _timed(function: Any, label: str, spent: dict[str, int]) -> Any:
+    clock = time.thread_time_ns
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = clock()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[label] += clock() - started
+
+    return timed
 
 
 def layers(stats: pstats.Stats, moves: int) -> str:
