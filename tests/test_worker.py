@@ -89,3 +89,13 @@ def test_a_worker_holding_many_connections_accepts_without_pausing() -> None:
         served.close()
 
     asyncio.run(scenario())
+
+
+def test_closing_waits_for_the_connections_being_set_up_and_then_returns() -> None:
+    async def scenario() -> None:
+        served = Listening(pause=0)
+        assert await talk(served.port, b"before") == b"before"
+        served.close()
+        await asyncio.wait_for(served.acceptor.wait_closed(), 1)
+
+    asyncio.run(scenario())

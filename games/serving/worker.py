@@ -95,6 +95,13 @@ class Acceptor:
             self._resume = None
         self._loop.remove_reader(self._sock.fileno())
 
+    async def wait_closed(self) -> None:
+        """Returns once the connections accepted before :meth:`close` are set up (uvicorn's
+        shutdown waits on each of its servers so, as on an ``asyncio.Server``; the
+        connections themselves are uvicorn's, which it has waited for already)."""
+        if self._setting_up:
+            await asyncio.gather(*self._setting_up, return_exceptions=True)
+
 
 class SharingServer(Server):
     """uvicorn's server, with gunicorn's sockets accepted by :class:`Acceptor`s."""
