@@ -9,7 +9,9 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
+from scoring import get_ruleset
 from scoring.match import GameStatus
+from scoring.ruleset import View
 from scoring.verifiable import DERIVED
 
 # The engine's statuses as field choices, each with the label the admin shows ("Waiting").
@@ -98,6 +100,18 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ruleset} {self.id} ({self.status})"
+
+    def view(self) -> View:
+        """The rules engine's view of the game's state (totals, choices, winners...), worked
+        out once for each state it holds: a move needs it to apply its change and again to
+        answer. A state is never changed in place (each move makes a new one), so the view
+        kept for the very state object held now is that state's."""
+        kept = self.__dict__.get("_view")
+        if kept is not None and kept[0] is self.state:
+            return kept[1]
+        view = get_ruleset(self.ruleset).view(self.state, options=self.options)
+        self.__dict__["_view"] = (self.state, view)
+        return view
 
 
 class Player(models.Model):

@@ -154,7 +154,8 @@ def game_play(
         game, players = locked.game, locked.players
         seat = seat_for_token(players, token).seat
         _check_not_due(game, locked.now)
-        fingerprint = _fingerprint(seat, command)
+        # Only a request that may be replayed needs its fingerprint.
+        fingerprint = _fingerprint(seat, command) if idempotency_key is not None else ""
         if idempotency_key is not None:
             first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
             if first is not None:
@@ -369,9 +370,9 @@ def _locked(game_id: Any) -> gamestore.Locked:
 def _apply(game: Game, players: Sequence[Player], outcome: Outcome) -> gamestore.Change:
     """Sets what the engine decided on the game and its seats (state, status, log position,
     totals; the finish time and winners once it is over); the rows the change adds."""
-    view = get_ruleset(game.ruleset).view(outcome.state, options=game.options)
     first_seq = game.last_seq + 1
     game.state = outcome.state
+    view = game.view()
     game.status = status(outcome.state)
     game.open_seats = outcome.state.get("open_seats", 0)
     game.last_seq = first_seq + len(outcome.events) - 1

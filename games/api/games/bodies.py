@@ -9,7 +9,6 @@ from games.api.schema.shapes import Bounds, Choice, DateTime, Uuid, iso_time, se
 from games.models import Event, Game, Player
 from games.play.clocks import clock_shown
 from games.play.dice import dice_shown
-from scoring import get_ruleset
 from scoring.match import GameStatus
 
 
@@ -154,7 +153,7 @@ EventOut = serializer_for(EventBody)
 def render_game(
     game: Game, players: list[Player], tokens: dict[int, str] | None = None
 ) -> GameBody:
-    view = get_ruleset(game.ruleset).view(game.state, options=game.options)
+    view = game.view()
     seats: list[PlayerBody] = []
     for player, shown in zip(players, view.players, strict=True):
         # The engine's view of the seat (an untyped dict) completes the shape.
