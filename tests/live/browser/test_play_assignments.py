@@ -215,11 +215,18 @@ def test_the_chart_fits_a_phone_screen_beside_the_table(new_device, live_service
     expect(region).to_contain_text("1 mistake and 1 blunder are marked")
     expect(chart.locator(".markers .blunder")).to_have_count(1)
     expect(chart.locator(".markers .mistake")).to_have_count(1)
-    # The chart is drawn again at its box's width once the page is laid out (in the next
-    # frame): let that happen, then scroll in one step in the page.
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => "
-                  "requestAnimationFrame(done)))")
-    chart.evaluate("element => element.scrollIntoView({block: 'center'})")
+    # The chart is drawn again at its box's width once the page is laid out (in a later
+    # frame), which may move it after a scroll: scroll it into view until it stays there.
+    page.wait_for_function(
+        """element => {
+            element.scrollIntoView({block: 'center'});
+            const box = element.getBoundingClientRect();
+            return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight
+                && box.right <= window.innerWidth;
+        }""",
+        arg=chart.element_handle(),
+        polling="raf",
+    )
     expect(chart).to_be_in_viewport(ratio=1)
     box = chart.bounding_box()
     assert box["width"] <= 360 and box["height"] > 100
