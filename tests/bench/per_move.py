@@ -20,7 +20,11 @@ stops the run.
 
 measures instead, on one server of this checkout, moves of games no one watches against
 moves of games that ``--streams`` event streams follow (made before the phase, the streams
-spread over them), in alternating order.
+spread over them), in alternating order; and
+
+    .venv/bin/python -m tests.bench.per_move --clocked [--rounds 4]
+
+moves of games with a one-hour turn clock against plain ones, the same way.
 """
 
 import argparse
@@ -63,8 +67,7 @@ local function take()
 end
 request = function()
   if game == nil and not take() then
-    return wrk.format("POST", "/api/v1/games/", {["Content-Type"] = "application/json"},
-      '{"ruleset": "yahtzee", "players": [{"name": "Bench"}]}')
+    return wrk.format("POST", "/api/v1/games/", {["Content-Type"] = "application/json"}, CREATE)
   end
   local at = step % 5
   local path, body
@@ -115,11 +118,21 @@ def wrk(url: str, script: Path, connections: int, seconds: int) -> str:
     return done.stdout
 
 
-def lua(folder: Path, name: str, connections: int, given: Sequence[tuple[str, str]] = ()) -> Path:
-    """The games' script, written to ``folder``, with the games given to play first."""
+PLAIN = '{"ruleset": "yahtzee", "players": [{"name": "Bench"}]}'
+CLOCKED = '{"ruleset": "yahtzee", "players": [{"name": "Bench"}], "clock": {"turn_seconds": 3600}}'
+
+
+def lua(
+    folder: Path, name: str, connections: int, given: Sequence[tuple[str, str]] = (),
+    create: str = PLAIN,
+) -> Path:
+    """The games' script, written to ``folder``, with the games given to play first and the
+    body that creates a game of its own."""
     games = ", ".join(f'{{"{game}", "{token}"}}' for game, token in given)
     path = folder / f"{name}.lua"
-    path.write_text(f"GIVEN = {{{games}}}\nTHREADS = {connections}\n{SCRIPT}")
+    path.write_text(
+        f"GIVEN = {{{games}}}\nTHREADS = {connections}\nCREATE = [[{create}]]\n{SCRIPT}"
+    )
     return path
 
 
@@ -209,6 +222,28 @@ def watched(args: argparse.Namespace, env: dict[str, str], folder: Path, plain: 
     print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
 
 
+def clocked(args: argparse.Namespace, env: dict[str, str], folder: Path) -> None:
+    """Moves of games with a one-hour turn clock (every move sets the next deadline, none
+    fires) against moves of plain games, on one server, in alternating order each round."""
+    port = free_port()
+    scripts = {name: lua(folder, name, args.connections, create=body)
+               for name, body in (("plain", PLAIN), ("clocked", CLOCKED))}
+    ratios = []
+    with serving(command(port), {**env, "PYTHONPATH": str(ROOT)}, port,
+                 folder / "servers.log") as url:
+        for round_ in range(args.rounds):
+            found: dict[str, dict[str, Any]] = {}
+            for name in ("plain", "clocked") if round_ % 2 == 0 else ("clocked", "plain"):
+                found[name] = measure(url, scripts[name], args.connections, args.seconds)
+                print(f"  round {round_ + 1}, {name}: {found[name]['moves']:.0f} moves/s,"
+                      f" server CPU {found[name]['cpu_ms']:.2f} ms a move, PostgreSQL's"
+                      f" {found[name]['database_ms']:.2f} ms, p99 {found[name]['p99']}",
+                      flush=True)
+            ratios.append(found["clocked"]["moves"] / found["plain"]["moves"])
+    print("moves of clocked games / plain: " + ", ".join(f"{ratio:.2f}" for ratio in ratios))
+    print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -219,6 +254,9 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=0,
                         help="instead of sides: moves with this many streams on the games"
                              " played, against none")
+    parser.add_argument("--clocked", action="store_true",
+                        help="instead of sides: moves of games with a turn clock, against"
+                             " plain ones")
     parser.add_argument("--games", type=int, default=200,
                         help="with --streams: games made for each phase")
     database_options(parser)
@@ -232,6 +270,9 @@ def main() -> None:
         env = migrated_env(db, args.redis, folder)
         if args.streams:
             watched(args, env, folder, script)
+            return
+        if args.clocked:
+            clocked(args, env, folder)
             return
         for round_ in range(args.rounds):
             for name, (source, settings) in sides_of(args).items():
