@@ -33,7 +33,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -198,25 +198,16 @@ def watched(args: argparse.Namespace, env: dict[str, str], folder: Path, plain: 
     Before each phase the games it will play are made (``--games`` of them, more than a
     phase plays); for the watched phase the streams are spread over them and opened first,
     so every move's events go to a few streams of its game, in both worker processes."""
-    port = free_port()
-    ratios = []
-    with serving(command(port), {**env, "PYTHONPATH": str(ROOT)}, port,
-                 folder / "servers.log") as url:
-        for round_ in range(args.rounds):
-            found: dict[str, dict[str, Any]] = {}
-            for name in ("plain", "watched") if round_ % 2 == 0 else ("watched", "plain"):
-                given = create_games(url, args.games)
-                script = lua(folder, name, args.connections, given)
-                if name == "plain":
-                    found[name] = measure(url, script, args.connections, args.seconds, plain)
-                else:
-                    with open_streams(url, args.streams, [game for game, _ in given]):
-                        found[name] = measure(url, script, args.connections, args.seconds,
-                                              plain)
-                print(f"  round {round_ + 1}, {name}: {found[name]['moves']:.0f} moves/s,"
-                      f" server CPU {found[name]['cpu_ms']:.2f} ms a move, p99"
-                      f" {found[name]['p99']}", flush=True)
-            ratios.append(found["watched"]["moves"] / found["plain"]["moves"])
+
+    def phase(url: str, name: str) -> dict[str, Any]:
+        given = create_games(url, args.games)
+        script = lua(folder, name, args.connections, given)
+        if name == "plain":
+            return measure(url, script, args.connections, args.seconds, plain)
+        with open_streams(url, args.streams, [game for game, _ in given]):
+            return measure(url, script, args.connections, args.seconds, plain)
+
+    ratios = alternating(args, env, folder, ("plain", "watched"), phase)
     print(f"moves with {args.streams} streams on the games played / without: "
           + ", ".join(f"{ratio:.2f}" for ratio in ratios))
     print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
@@ -225,23 +216,37 @@ def watched(args: argparse.Namespace, env: dict[str, str], folder: Path, plain: 
 def clocked(args: argparse.Namespace, env: dict[str, str], folder: Path) -> None:
     """Moves of games with a one-hour turn clock (every move sets the next deadline, none
     fires) against moves of plain games, on one server, in alternating order each round."""
-    port = free_port()
     scripts = {name: lua(folder, name, args.connections, create=body)
                for name, body in (("plain", PLAIN), ("clocked", CLOCKED))}
+
+    def phase(url: str, name: str) -> dict[str, Any]:
+        return measure(url, scripts[name], args.connections, args.seconds)
+
+    ratios = alternating(args, env, folder, ("plain", "clocked"), phase)
+    print("moves of clocked games / plain: " + ", ".join(f"{ratio:.2f}" for ratio in ratios))
+    print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
+
+
+def alternating(
+    args: argparse.Namespace, env: dict[str, str], folder: Path, names: tuple[str, str],
+    phase: Callable[[str, str], dict[str, Any]],
+) -> list[float]:
+    """Two kinds of phase (``phase(url, name)``) on one server of this checkout, in
+    alternating order each round; each round's moves/s of the second over the first."""
+    port = free_port()
     ratios = []
     with serving(command(port), {**env, "PYTHONPATH": str(ROOT)}, port,
                  folder / "servers.log") as url:
         for round_ in range(args.rounds):
             found: dict[str, dict[str, Any]] = {}
-            for name in ("plain", "clocked") if round_ % 2 == 0 else ("clocked", "plain"):
-                found[name] = measure(url, scripts[name], args.connections, args.seconds)
+            for name in names if round_ % 2 == 0 else names[::-1]:
+                found[name] = phase(url, name)
                 print(f"  round {round_ + 1}, {name}: {found[name]['moves']:.0f} moves/s,"
                       f" server CPU {found[name]['cpu_ms']:.2f} ms a move, PostgreSQL's"
                       f" {found[name]['database_ms']:.2f} ms, p99 {found[name]['p99']}",
                       flush=True)
-            ratios.append(found["clocked"]["moves"] / found["plain"]["moves"])
-    print("moves of clocked games / plain: " + ", ".join(f"{ratio:.2f}" for ratio in ratios))
-    print(f"rerun: .venv/bin/python -m tests.bench.per_move {' '.join(sys.argv[1:])}")
+            ratios.append(found[names[1]]["moves"] / found[names[0]]["moves"])
+    return ratios
 
 
 def main() -> None:

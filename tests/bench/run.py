@@ -37,7 +37,9 @@ one), migrates it, and starts gunicorn with the very command line of the ``web``
    webhook's after its move, median and worst;
 
 Every phase of games on a server this run started also gives the server's processor time
-per move (its processes' user and system time over the moves they answered). The run ends
+per move (its processes' user and system time over the moves they answered), and every
+phase of games Locust's own processor time per request (the clients share the two cores
+with the server and PostgreSQL). The run ends
 with its figures side by side, as a table with the goals set for them.
 
 And, with ``--baseline DIR``, another checkout (the code as it was, say) served the same way
@@ -56,6 +58,7 @@ import csv
 import json
 import os
 import re
+import resource
 import secrets
 import shlex
 import shutil
@@ -317,20 +320,31 @@ def play(
     this run started, its processes' processor time per move (ms). ``watched``: the file of
     games ``WatchedPlayer`` plays."""
     pids = sides.process_tree(SERVERS[url]) if url in SERVERS else []
-    used = sides.cpu_seconds(pids)
+    used, by_client = sides.cpu_seconds(pids), _children_cpu()
     stats = locust(url, user, clients, seconds, folder,
                    {"BENCH_WATCHED": str(watched)} if watched else None)
-    used = sides.cpu_seconds(pids) - used
+    used, by_client = sides.cpu_seconds(pids) - used, _children_cpu() - by_client
     moves, creates = summarize(stats, MOVES), summarize(stats, ("create",))
     cpu = 1000 * used / moves["count"] if pids and moves["count"] else float("nan")
+    requests = moves["count"] + creates["count"]
+    client = 1000 * by_client / requests if requests else float("nan")
     print(f"  {label}: {moves['rate']:.1f} moves/s, {creates['rate']:.1f} creates/s,"
           f" {moves['failures'] + creates['failures']} failed"
-          + (f", server CPU {cpu:.2f} ms a move" if pids else ""))
+          + (f", server CPU {cpu:.2f} ms a move" if pids else "")
+          + f", Locust's CPU {client:.2f} ms a request")
     print("\n".join(endpoint_lines(stats)))
     return {"moves": moves["rate"], "creates": creates["rate"], "cpu_ms": cpu,
+            "client_ms": client,
             "roll_p95": float(stats.get("roll", {}).get("95%", "nan")),
             # Every request's: 65 moves to one create.
             "move_p95": float(stats.get("Aggregated", {}).get("95%", "nan"))}
+
+
+def _children_cpu() -> float:
+    """The processor time (user and system) of this process's children that have ended: the
+    Locust runs, each waited for, among them."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 @contextmanager
@@ -447,7 +461,8 @@ def print_table(summary: dict[str, object]) -> None:
     print("\n| figure | this run | goal |\n|---|---|---|")
     for name, value in summary.items():
         goal = GOALS.get(name, "at least 0.9" if name.startswith("grown by") else "")
-        if name.endswith("draws/s") or name in GOALS or name.startswith(("grown", "SQLite")):
+        shown = ("grown", "SQLite", "Locust")
+        if name.endswith("draws/s") or name in GOALS or name.startswith(shown):
             print(f"| {name} | {value} | {goal} |")
 
 
@@ -596,6 +611,10 @@ def main() -> None:
         )
     cpu = [run["cpu_ms"] for run in runs]
     summary["server CPU ms a move"] = round(sum(cpu) / len(cpu), 2)
+    # The load's own cost, on the same cores: what is left of them for the server and
+    # PostgreSQL.
+    client = [run["client_ms"] for run in runs]
+    summary["Locust's CPU ms a request"] = round(sum(client) / len(client), 2)
     summary["move p95 ms"] = calm["move_p95"]
     fastest = 0.0
     for label, rates in peers.decks.items():

@@ -28,6 +28,7 @@ def test_a_term_signal_stops_every_worker_cleanly(tmp_path: Path) -> None:
             )
         try:
             kept = _healthy(port, server, log)  # a keep-alive connection left open
+            _started(log, workers=2)
             server.send_signal(signal.SIGTERM)
             assert server.wait(timeout=30) == 0
             kept.close()
@@ -55,3 +56,14 @@ def _healthy(port: int, server: subprocess.Popen[bytes], log: Path) -> http.clie
             connection.close()
         time.sleep(0.1)
     pytest.fail(f"no healthy answer:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+def _started(log: Path, *, workers: int) -> None:
+    """Waits until every worker process has started its application (one may answer while
+    the other still boots)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if log.read_text(errors="replace").count("Application startup complete") >= workers:
+            return
+        time.sleep(0.1)
+    pytest.fail(f"the workers did not all start:\n{log.read_text(errors='replace')[-3000:]}")
