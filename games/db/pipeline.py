@@ -130,11 +130,9 @@ def _receive(pg: pq.abc.PGconn) -> list[pq.abc.PGresult]:
     while pg.flush():  # what is left to send, reading meanwhile so the server never waits on us
         if _wait(pg, select.POLLIN | select.POLLOUT) & select.POLLIN:
             pg.consume_input()
-    # Whatever has arrived is read first; only then does the socket get waited on and read,
-    # rather than read first (the answers are hardly ever there the moment the last
-    # statement has gone: a read that finds nothing is one more call into the kernel).
     results: list[pq.abc.PGresult] = []
     while True:
+        pg.consume_input()
         while not pg.is_busy():
             result = pg.get_result()
             if result is None:
@@ -143,7 +141,6 @@ def _receive(pg: pq.abc.PGconn) -> list[pq.abc.PGresult]:
                 return results
             results.append(result)
         _wait(pg, select.POLLIN)
-        pg.consume_input()
 
 
 def _wait(pg: pq.abc.PGconn, events: int) -> int:
