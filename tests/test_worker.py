@@ -49,14 +49,21 @@ async def talk(port: int, text: bytes) -> bytes:
     return answer
 
 
+GREETINGS = [b"hi 0", b"hi 1", b"hi 2"]
+
+
+async def greet_three(port: int) -> list[bytes]:
+    """Three clients connecting at once, each sending its greeting; the echoes, in order."""
+    return list(await asyncio.gather(*(talk(port, greeting) for greeting in GREETINGS)))
+
+
 def test_connections_are_taken_one_at_a_time_and_all_served() -> None:
     async def scenario() -> None:
         served = Listening(pause=0.3)
-        clients = [asyncio.ensure_future(talk(served.port, f"hi {n}".encode())) for n in range(3)]
+        clients = asyncio.ensure_future(greet_three(served.port))
         await asyncio.sleep(0.15)
         assert len(served.accepted) == 1  # the others wait in the backlog for another worker
-        answers = await asyncio.gather(*clients)
-        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(served.accepted) == 3
+        assert await clients == GREETINGS and len(served.accepted) == 3
         served.close()
 
     asyncio.run(scenario())
@@ -82,10 +89,8 @@ def test_a_worker_holding_many_connections_accepts_without_pausing() -> None:
 
     async def scenario() -> None:
         served = Listening(pause=5.0, open_connections=lambda: SPREAD_BELOW)
-        answers = await asyncio.wait_for(
-            asyncio.gather(*(talk(served.port, f"hi {n}".encode()) for n in range(3))), 2.0
-        )
-        assert answers == [b"hi 0", b"hi 1", b"hi 2"] and len(served.accepted) == 3
+        answers = await asyncio.wait_for(greet_three(served.port), 2.0)
+        assert answers == GREETINGS and len(served.accepted) == 3
         served.close()
 
     asyncio.run(scenario())

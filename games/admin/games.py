@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 EMPTY = "-"  # as the admin shows an empty value
 # The statuses of a game that is not over: only these may still be changed here.
 OPEN_STATUSES = frozenset({GameStatus.WAITING, GameStatus.ACTIVE})
-_VIEW_CACHE = "_admin_engine_view"
+_NO_VIEW = "_admin_no_engine_view"
 _ANALYSIS_CACHE = "_admin_analysis"
 
 
@@ -50,19 +50,20 @@ _ANALYSIS_CACHE = "_admin_analysis"
 
 
 def engine_view(game: Game) -> View | None:
-    """The engine's view of the game's state, computed once per game object.
+    """The engine's view of the game's state (``Game.view``, worked out once per state).
 
     ``None`` when the engine cannot read the state (a retired ruleset, a damaged state):
-    the admin must still open such a game, since that is when admins look at it.
+    the admin must still open such a game, since that is when admins look at it. That
+    failure is remembered for the game object too, so a page reports it once.
     """
-    if _VIEW_CACHE not in vars(game):
-        try:
-            view: View | None = get_ruleset(game.ruleset).view(game.state, options=game.options)
-        except Exception:  # any failure of the engine is shown as "no view"
-            logger.warning("admin: no engine view of game %s", game.pk, exc_info=True)
-            view = None
-        vars(game)[_VIEW_CACHE] = view
-    return vars(game)[_VIEW_CACHE]
+    if vars(game).get(_NO_VIEW):
+        return None
+    try:
+        return game.view()
+    except Exception:  # any failure of the engine is shown as "no view"
+        logger.warning("admin: no engine view of game %s", game.pk, exc_info=True)
+        vars(game)[_NO_VIEW] = True
+        return None
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ def game_hint(game: Game) -> Hint:
     if game.status != GameStatus.ACTIVE:
         raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
     ruleset = get_ruleset(game.ruleset)
-    view = ruleset.view(game.state, options=game.options)
+    view = game.view()
     seat = view.current_seat
     if seat is None:  # an active game always has a seat to move
         raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, "no seat is to move")

@@ -30,17 +30,25 @@ from typing import Any
 from tests.bench.per_move import postgres_processes
 from tests.bench.sides import cpu_seconds
 
-LAYERS = {
-    "request (Django's handler and middleware)": "handlers/wsgi.py:{}(__call__)",
-    "DRF's dispatch": "rest_framework/views.py:{}(dispatch)",
-    "the view's move": "games/api/games/views.py:{}(_play)",
-    "  its body parsed and validated": "games/api/games/views.py:{}(_command)",
-    "  its answer rendered": "games/api/games/views.py:{}(_answer)",
-    "the service (game_play)": "games/play/services.py:{}(game_play)",
-    "  the read: lock the game, read its seats": "games/db/gamestore.py:{}(game_lock)",
-    "  the writes and the commit": "games/db/rows.py:{}(_flush)",
-    "  the engine": "scoring/match.py:{}(play)",
-}
+# The layers of a move, timed by --layers and found in cProfile's figures by --profile:
+# (label, module, owner in it or "", function).
+TIMED = [
+    ("Django's handler and middleware", "django.core.handlers.wsgi", "WSGIHandler", "__call__"),
+    ("  its URL resolved", "django.core.handlers.base", "BaseHandler", "resolve_request"),
+    ("DRF's dispatch", "rest_framework.views", "APIView", "dispatch"),
+    ("the view's move", "games.api.games.views", "GameViewSet", "_play"),
+    ("  its body parsed and validated", "games.api.games.views", "", "_command"),
+    ("  its answer rendered", "games.api.games.views", "", "_answer"),
+    ("the service (game_play)", "games.play.services", "", "game_play"),
+    ("  the atomic block's entry", "django.db.transaction", "Atomic", "__enter__"),
+    ("  the read: lock the game, read its seats", "games.db.gamestore", "", "game_lock"),
+    ("    its rows made model objects", "games.db.rows", "", "instances"),
+    ("  the engine", "scoring.match", "Match", "play"),
+    ("  the change applied to the objects", "games.play.services", "", "_apply"),
+    ("  the writes' statements made", "games.db.gamestore", "", "game_update"),
+    ("  the writes and the commit", "games.db.rows", "", "_flush"),
+    ("the round trips to the database (both)", "games.db.pipeline", "", "run"),
+]
 
 
 def main() -> None:
@@ -84,26 +92,6 @@ def main() -> None:
         print(layers(stats, moves))
 
 
-# The layers --layers times: (label, module, owner in it or "", function).
-TIMED = [
-    ("Django's handler and middleware", "django.core.handlers.wsgi", "WSGIHandler", "__call__"),
-    ("  its URL resolved", "django.core.handlers.base", "BaseHandler", "resolve_request"),
-    ("DRF's dispatch", "rest_framework.views", "APIView", "dispatch"),
-    ("the view's move", "games.api.games.views", "GameViewSet", "_play"),
-    ("  its body parsed and validated", "games.api.games.views", "", "_command"),
-    ("  its answer rendered", "games.api.games.views", "", "_answer"),
-    ("the service (game_play)", "games.play.services", "", "game_play"),
-    ("  the atomic block's entry", "django.db.transaction", "Atomic", "__enter__"),
-    ("  the read: lock the game, read its seats", "games.db.gamestore", "", "game_lock"),
-    ("    its rows made model objects", "games.db.rows", "", "instances"),
-    ("  the engine", "scoring.match", "Match", "play"),
-    ("  the change applied to the objects", "games.play.services", "", "_apply"),
-    ("  the writes' statements made", "games.db.gamestore", "", "game_update"),
-    ("  the writes and the commit", "games.db.rows", "", "_flush"),
-    ("the round trips to the database (both)", "games.db.pipeline", "", "run"),
-]
-
-
 def timed_layers(play: "Player", games: int) -> str:
     """Each layer's processor time a move (µs): its functions wrapped in a timer of this
     thread's processor time, the games played, the wrappers taken off again."""
@@ -144,12 +132,12 @@ def _timed(function: Any, label: str, spent: dict[str, int]) -> Any:
 def layers(stats: pstats.Stats, moves: int) -> str:
     """Each layer's cumulative time a move (ms), as cProfile saw it (its own cost included)."""
     found: dict[str, float] = {}
-    for (path, line, name), row in stats.stats.items():  # type: ignore[attr-defined]
-        for label, pattern in LAYERS.items():
-            if f"{path}:{line}({name})".endswith(pattern.format(line)):
+    for (path, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
+        for label, module, _, function in TIMED:
+            if name == function and path.endswith(module.replace(".", "/") + ".py"):
                 found[label] = found.get(label, 0.0) + row[3]
     return "\n".join(
-        f"{label:<45} {1000 * found.get(label, 0.0) / moves:6.3f} ms" for label in LAYERS
+        f"{label:<45} {1000 * found.get(label, 0.0) / moves:6.3f} ms" for label, *_ in TIMED
     )
 
 

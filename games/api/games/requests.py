@@ -145,9 +145,7 @@ class CommandIn(StrictSerializer):
         one body at a time, so each thread keeps one set per body class, and DRF binds them
         to the new serializer as it binds any field (which sets each one's ``source``
         anew: it is cleared for that, as a field is made)."""
-        kept: dict[type, dict[str, serializers.Field]] | None = getattr(_kept, "fields", None)
-        if kept is None:
-            kept = _kept.fields = {}
+        kept: dict[type, dict[str, serializers.Field]] = _kept.__dict__.setdefault("fields", {})
         fields = kept.get(type(self))
         if fields is None:
             fields = kept[type(self)] = super().get_fields()

@@ -11,7 +11,6 @@ from games.api.schema.responses import RulesetId
 from games.api.schema.shapes import Choice, Uuid, serializer_for
 from games.play.dice import dice_shown
 from games.play.records import GameRecord
-from scoring import get_ruleset
 from scoring.record_format import FORMAT
 from scoring.records import Verdict
 
@@ -75,7 +74,7 @@ VerdictOut = serializer_for(VerdictBody)
 
 def render_record(record: GameRecord) -> RecordBody:
     game = record.game
-    view = get_ruleset(game.ruleset).view(game.state, options=game.options)
+    view = game.view()
     return {
         "format": FORMAT,
         "id": str(game.id),
