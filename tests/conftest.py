@@ -114,10 +114,12 @@ def strategy_tables() -> Path:
 
 @pytest.fixture(autouse=True)
 def isolated_cache(settings) -> None:
+    from games.db import kept
     from games.http.limits import forget_clean
 
     settings.CACHES = caches_for(f"test-{secrets.token_hex(6)}")
     forget_clean()  # what this process knew of the addresses, from the last test's cache
+    kept.clear()  # the games the last test's moves kept
 
 
 @pytest.fixture(scope="session", autouse=True)

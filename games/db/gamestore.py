@@ -6,22 +6,24 @@ the game and reads its seats (``game_lock``), then writes the game's new version
 that changed, a joining seat, the events and the entries (``game_update``). The services
 decide what changes, from the rules engine's outcome; this module only stores it, with the
 plain SQL of ``games.db.rows``. On PostgreSQL each step is one round trip: a create is one,
-any other change two (the lock and read, then the writes).
+any other change two (the lock and read, then the writes). A move of a game this process
+wrote last is one: it is decided on the game as this process kept it (``game_kept``;
+``games.db.kept``), and its writes apply only if nobody has written the game since.
 
 The live event streams read a game's log here too (``game_log``), without a lock.
 """
 
 import datetime as dt
-from collections.abc import Collection, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection, models
+from django.db import DatabaseError, connection, models
 from django.db.models.functions import Now
 
-from games.db import clock, rows
+from games.db import clock, kept, rows
 from games.models import Event, Game, Player, ScoreEntry
 from scoring.match import GameStatus
 
@@ -52,10 +54,28 @@ class Locked:
     now: dt.datetime
 
 
-def game_change() -> AbstractContextManager[None]:
+# The SQLSTATE that ``games_stale()`` raises (migration 0015): a kept game was written since.
+STALE = "GS001"
+
+
+class Stale(Exception):
+    """A change decided on a kept game (``game_kept``) was not written: somebody wrote the
+    game after this process did. Nothing of the change was; decide it again on the game
+    read under its lock (``game_lock``)."""
+
+
+@contextmanager
+def game_change() -> Iterator[None]:
     """The transaction of one change to a game (``transaction.atomic()`` in fewer round trips:
-    ``games.db.rows.change``): its lock opens it, its writes end it."""
-    return rows.change()
+    ``games.db.rows.change``): its lock opens it, its writes end it. Raises :class:`Stale`
+    when the change was decided on a kept game that somebody wrote since."""
+    try:
+        with rows.change():
+            yield
+    except DatabaseError as error:
+        if getattr(error.__cause__, "sqlstate", None) == STALE:
+            raise Stale from error
+        raise
 
 
 def game_lock(game_id: Any) -> Locked | None:
@@ -70,17 +90,50 @@ def game_lock(game_id: Any) -> Locked | None:
     if key is None:
         return None
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    also = [clock.now_sql(), _XMIN.get(connection.vendor, "NULL")]
     found, seats = rows.run([
-        rows.select(Game, "id = %s", [key], tail=lock, also=[clock.now_sql()]),
+        rows.select(Game, "id = %s", [key], tail=lock, also=also),
         rows.select(Player, "game_id = %s", [key], tail=" ORDER BY seat"),
     ])
     if not found:
         return None
     game = rows.instances(Game, found)[0]
+    game.__dict__["_xmin"] = found[0][-1]
     players = rows.instances(Player, seats)
     for player in players:
         Player.game.field.set_cached_value(player, game)
-    return Locked(game, players, clock.moment(found[0][-1]))
+    now = clock.moment(found[0][-2])
+    clock.learn(now)
+    return Locked(game, players, now)
+
+
+def game_kept(game_id: Any) -> Locked | None:
+    """A copy of the game as this process wrote it last, with its seats, and the database's
+    time worked out without asking it (``clock.estimated``); None when this process keeps
+    no such game (or PostgreSQL does not hold it, or the time is not known). Nothing is
+    locked or read: the change's writes apply only if the game is still as kept
+    (:func:`game_update`), or raise :class:`Stale`."""
+    if connection.vendor not in _XMIN:
+        return None
+    key, now = _key(game_id), clock.estimated()
+    if key is None or now is None:
+        return None
+    found = kept.take(key)
+    if found is None:
+        return None
+    game, players = found
+    game.__dict__["_kept"] = True
+    return Locked(game, players, now)
+
+
+def game_keep(game: Game, players: list[Player]) -> None:
+    """Keeps the game as this process just wrote it, for its next move (:func:`game_kept`)."""
+    kept.keep(_key(game.pk), game, players)
+
+
+def game_forget(game_id: Any) -> None:
+    """Lets a kept game go (its copy proved stale)."""
+    kept.drop(_key(game_id))
 
 
 def game_due_clock(*, passed_over: Collection[Any] = ()) -> Any | None:
@@ -99,21 +152,29 @@ def game_due_clock(*, passed_over: Collection[Any] = ()) -> Any | None:
 def game_insert(game: Game, players: Sequence[Player], change: Change) -> None:
     """Inserts a new game, at its first version, with its seats (which get their ids) and
     the change's events and score entries."""
-    _write(rows.insert(Game, [game]), players, change)
+    statement = rows.insert(Game, [game])[0]
+    if connection.vendor in _XMIN:
+        statement = _returning_xmin(statement, f", {clock.now_sql()}")
+    _write([statement], players, change, written=game)
     _stored(game)
 
 
 def game_update(game: Game, change: Change, *, joined: Sequence[Player] = ()) -> None:
     """Writes a change to a game read by ``game_lock``: its version grows by one, its
     changing columns are written, and so are the totals that changed, the seats that
-    ``joined`` (which get their ids), the events and the score entries."""
+    ``joined`` (which get their ids), the events and the score entries.
+
+    A game from :func:`game_kept` is written only if its row is still the version this
+    process wrote (PostgreSQL's ``xmin``: any writer makes a new one), its clock has not run
+    out and its assignment is not due, by the database's clock; otherwise the whole change
+    fails with :class:`Stale`."""
     game.version += 1
-    statements = [rows.update(game, CHANGING)]
+    statements = [_game_update(game)]
     # A seat joining now is inserted with its total.
     statements.extend(
         rows.update(player, ["total"]) for player in change.totals if player.pk is not None
     )
-    _write(statements, joined, change)
+    _write(statements, joined, change, written=game)
 
 
 def game_log(game_id: Any, *, after: int, limit: int) -> tuple[str, int, list[Event]] | None:
@@ -143,13 +204,56 @@ def _key(game_id: Any) -> Any:
         return None
 
 
-def _write(statements: list[rows.Statement], seats: Sequence[Player], change: Change) -> None:
+# A row's version as PostgreSQL numbers it: the id of the transaction that wrote it.
+_XMIN = {"postgresql": "xmin::text"}
+
+
+def _game_update(game: Game) -> rows.Statement:
+    """The update of a game's changing columns; on PostgreSQL it answers the row's new
+    version, and for a kept game it is guarded (:func:`game_update`) and answers the
+    database's time too."""
+    statement = rows.update(game, CHANGING)
+    if connection.vendor not in _XMIN:
+        return statement
+    if not game.__dict__.get("_kept"):
+        return _returning_xmin(statement)
+    # Only the update's own SQL (the model's columns) is formatted in; values are parameters.
+    guarded = (
+        f"WITH changed AS ({statement.sql} AND xmin = %s::xid AND version = %s"  # noqa: S608
+        " AND (deadline IS NULL OR deadline > clock_timestamp())"
+        " AND (due_at IS NULL OR due_at > clock_timestamp())"
+        " RETURNING xmin::text AS written)"
+        " SELECT coalesce((SELECT written FROM changed), games_stale()), clock_timestamp()"
+    )
+    params = [*statement.params, game.__dict__["_xmin"], game.version - 1]
+    return rows.Statement(guarded, params, reads=True)
+
+
+def _returning_xmin(statement: rows.Statement, also: str = "") -> rows.Statement:
+    """The statement answering the new version of the row it writes (and ``also``)."""
+    sql = f"{statement.sql} RETURNING xmin::text{also}"
+    return rows.Statement(sql, statement.params, reads=True)
+
+
+def _write(
+    statements: list[rows.Statement],
+    seats: Sequence[Player],
+    change: Change,
+    *,
+    written: Game | None = None,
+) -> None:
     """Runs ``statements``, then inserts the new ``seats``, reading back their ids, and the
     change's events and entries: all in one round trip on PostgreSQL, which in a
-    :func:`game_change` is the one that commits it."""
+    :func:`game_change` is the one that commits it. ``written``: the game the first
+    statement updates, which learns its row's new version from its answer."""
     seated = rows.insert(Player, seats, returning=("seat", "id"))
 
     def seated_ids(results: list[list[tuple[Any, ...]]]) -> None:
+        if written is not None and results[0]:
+            answer = results[0][0]
+            written.__dict__["_xmin"] = answer[0]
+            if len(answer) > 1:
+                clock.learn(clock.moment(answer[1]))
         if seated:
             ids = dict(results[len(statements)])
             for seat in seats:

@@ -33,6 +33,16 @@ WEBHOOK_DELIVERIES = Counter(
     "dice_webhook_attempts_total", "Webhook delivery attempts, by outcome.", ["outcome"]
 )
 CLOCK_TIMEOUTS = Counter("dice_clock_timeouts_total", "Turns a clock played for a seat.")
+PLAYS = Counter(
+    "dice_plays_total",
+    "Commands played on a game, by how the game was had: as this process kept it (kept), "
+    "read under its lock (read), or kept and then read again (read_again).",
+    ["path"],
+)
+# The paths, each bound once: a move counts itself without looking its label up.
+PLAYED_KEPT, PLAYED_READ, PLAYED_READ_AGAIN = (
+    PLAYS.labels(path) for path in ("kept", "read", "read_again")
+)
 WORK_FAILURES = Counter(
     "dice_work_failures_total",
     "Pieces of work outside requests that failed (each is tried again), by kind.", ["kind"],

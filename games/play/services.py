@@ -23,7 +23,13 @@ from games.db import gamestore
 from games.db.clock import db_now
 from games.hooks import services as hooks
 from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
-from games.observe.metrics import CLOCK_TIMEOUTS, MOVES
+from games.observe.metrics import (
+    CLOCK_TIMEOUTS,
+    MOVES,
+    PLAYED_KEPT,
+    PLAYED_READ,
+    PLAYED_READ_AGAIN,
+)
 from games.play import clocks, replays
 from games.play.dice import Committed, commit, dice_for, mind_for
 from games.play.errors import ServiceError
@@ -133,8 +139,7 @@ def game_create(
         game_id=game.pk, ruleset_id=ruleset.id, options=chosen,
         computers=[p.computer for p in players],
     )
-    _count_moves(game, outcome)
-    return Played(game=game, players=seated, tokens=tokens)
+    return _played(Played(game=game, players=seated, tokens=tokens), outcome)
 
 
 def game_play(
@@ -146,53 +151,94 @@ def game_play(
     idempotency_key: str | None = None,
 ) -> Played:
     """Play ``command`` for the seat the token belongs to (a move, ``start`` or ``leave``);
-    the computer seats that follow play their turns within the same change."""
+    the computer seats that follow play their turns within the same change.
+
+    A game this process wrote last is played as it kept it, in one round trip
+    (``gamestore.game_kept``). If somebody wrote it since, or the kept game refuses the
+    command (which the game as it now stands might not), the command is decided again on
+    the game read under its lock, as every other one is: only that decision is answered.
+    A request with an ``Idempotency-Key`` always reads its game, as it reads its key's
+    record with it.
+    """
     # Strategy tables first, outside the game lock: a missing one is a 503, never a build.
     game_strategy_require(game_id=game_id)
+    path = PLAYED_READ
+    if idempotency_key is None:
+        kept = gamestore.game_kept(game_id)
+        if kept is not None:
+            try:
+                with gamestore.game_change():
+                    played, outcome = _play(kept, token, command, if_match, None)
+            except (RuleError, gamestore.Stale):
+                gamestore.game_forget(game_id)
+                path = PLAYED_READ_AGAIN
+            else:
+                PLAYED_KEPT.inc()
+                return _played(played, outcome)
+    path.inc()
     with gamestore.game_change():
-        locked = _locked(game_id)
-        game, players = locked.game, locked.players
-        seat = seat_for_token(players, token).seat
-        _check_not_due(game, locked.now)
-        # Only a request that may be replayed needs its fingerprint.
-        fingerprint = _fingerprint(seat, command) if idempotency_key is not None else ""
-        if idempotency_key is not None:
-            first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
-            if first is not None:
-                if first.fingerprint != fingerprint:
-                    raise ServiceError(
-                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
-                        "this Idempotency-Key was used for a different request",
-                    )
-                replayed_game, replayed_players = replays.restore(first.snapshot)
-                return Played(game=replayed_game, players=replayed_players, replayed=True)
-        if if_match is not None and if_match != game.version:
-            raise ServiceError(
-                ProblemCode.VERSION_MISMATCH,
-                f"the game is at version {game.version}, not {if_match}"
-            )
-        if isinstance(command, TURN_MOVES) and _out_of_time(game, locked.now):
-            raise ServiceError(
-                ProblemCode.NOT_YOUR_TURN,
-                "the time for this move ran out: the turn is played for you"
-            )
-        outcome = _match(game, players).play(
-            game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
+        played, outcome = _play(_locked(game_id), token, command, if_match, idempotency_key)
+    return _played(played, outcome)
+
+
+def _play(
+    locked: gamestore.Locked,
+    token: str | None,
+    command: Command,
+    if_match: int | None,
+    idempotency_key: str | None,
+) -> tuple[Played, Outcome | None]:
+    """:func:`game_play` on the game ``locked`` (read under its lock, or kept), inside the
+    change's transaction; the outcome to count, None for a replayed answer."""
+    game, players = locked.game, locked.players
+    seat = seat_for_token(players, token).seat
+    _check_not_due(game, locked.now)
+    # Only a request that may be replayed needs its fingerprint.
+    fingerprint = _fingerprint(seat, command) if idempotency_key is not None else ""
+    if idempotency_key is not None:
+        first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
+        if first is not None:
+            if first.fingerprint != fingerprint:
+                raise ServiceError(
+                    ProblemCode.IDEMPOTENCY_KEY_REUSED,
+                    "this Idempotency-Key was used for a different request",
+                )
+            replayed_game, replayed_players = replays.restore(first.snapshot)
+            return Played(game=replayed_game, players=replayed_players, replayed=True), None
+    if if_match is not None and if_match != game.version:
+        raise ServiceError(
+            ProblemCode.VERSION_MISMATCH,
+            f"the game is at version {game.version}, not {if_match}"
         )
-        before = hooks.position(game)
-        change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=seat, now=locked.now)
-        gamestore.game_update(game, change)
-        hooks.game_changed(game, players, before)
-        if idempotency_key is not None:
-            IdempotencyRecord.objects.create(
-                game=game,
-                key=idempotency_key,
-                fingerprint=fingerprint,
-                snapshot=replays.snapshot(game, players),
-            )
-    _count_moves(game, outcome)
-    return Played(game=game, players=players)
+    if isinstance(command, TURN_MOVES) and _out_of_time(game, locked.now):
+        raise ServiceError(
+            ProblemCode.NOT_YOUR_TURN,
+            "the time for this move ran out: the turn is played for you"
+        )
+    outcome = _match(game, players).play(
+        game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
+    )
+    before = hooks.position(game)
+    change = _apply(game, players, outcome)
+    _set_clock(game, players, moved=seat, now=locked.now)
+    gamestore.game_update(game, change)
+    hooks.game_changed(game, players, before)
+    if idempotency_key is not None:
+        IdempotencyRecord.objects.create(
+            game=game,
+            key=idempotency_key,
+            fingerprint=fingerprint,
+            snapshot=replays.snapshot(game, players),
+        )
+    return Played(game=game, players=players), outcome
+
+
+def _played(played: Played, outcome: Outcome | None) -> Played:
+    """A change committed: its game kept for the next move here, its moves counted."""
+    if outcome is not None:
+        gamestore.game_keep(played.game, played.players)
+        _count_moves(played.game, outcome)
+    return played
 
 
 def game_join(*, game_id: Any, command: Join) -> Played:
@@ -218,8 +264,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
         _set_clock(game, players, moved=None, now=locked.now)
         gamestore.game_update(game, change, joined=[joined])
         hooks.game_changed(game, players, before)
-    _count_moves(game, outcome)
-    return Played(game=game, players=players, tokens={joined.seat: token})
+    return _played(Played(game=game, players=players, tokens={joined.seat: token}), outcome)
 
 
 def game_abandon(*, game_id: Any, by: str) -> Game:

@@ -1,11 +1,12 @@
 """A change to a game in two round trips on PostgreSQL (games/db/rows.py, ``change``): the lock
-opens the transaction and the writes commit it, and whatever fails leaves nothing behind."""
+opens the transaction and the writes commit it, and whatever fails leaves nothing behind. A
+move of a game the process kept is one: its guarded writes open and commit it."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.db import rows
+from games.db import kept, rows
 from games.models import Game, IdempotencyRecord
 from tests.conftest import postgres_only
 
@@ -24,6 +25,7 @@ def idle() -> bool:
 def test_a_move_opens_its_transaction_with_its_read_and_commits_it_with_its_writes(api) -> None:
     game = api.create()
     api.ok(game, "roll")  # the strategy question of a game's first move is asked
+    kept.clear()  # as in a process that did not write the game last
     with CaptureQueriesContext(connection) as queries:
         api.ok(game, "hold", {"hold": [0]})
     sent = [q["sql"] for q in queries.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
@@ -32,6 +34,27 @@ def test_a_move_opens_its_transaction_with_its_read_and_commits_it_with_its_writ
     assert sent[1].startswith("UPDATE") and sent[1].endswith("; COMMIT")
     assert idle()
     assert api.get(game)["version"] == 3
+
+
+def test_a_move_of_a_kept_game_opens_and_commits_its_transaction_with_its_writes(api) -> None:
+    game = api.create()
+    api.ok(game, "roll")
+    with CaptureQueriesContext(connection) as queries:
+        api.ok(game, "hold", {"hold": [0]})
+    sent = [q["sql"] for q in queries.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+    assert len(sent) == 1
+    assert sent[0].startswith("BEGIN; WITH changed AS (UPDATE") and "xmin" in sent[0]
+    assert sent[0].endswith("; COMMIT")
+    assert idle()
+    assert api.get(game)["version"] == 3
+
+
+def test_a_stale_kept_game_leaves_the_connection_as_it_found_it(api) -> None:
+    game = api.create()
+    api.ok(game, "roll")
+    Game.objects.filter(pk=game["id"]).update(figures_kept=False)  # another writer
+    assert api.ok(game, "hold", {"hold": [0]})["version"] == 3
+    assert idle()
 
 
 def test_a_refused_move_rolls_back_and_the_next_one_plays(api) -> None:

@@ -111,6 +111,8 @@ def test_every_family_shows_before_any_event_with_its_known_labels_at_zero(api, 
         assert shown[("dice_task_queue_depth", (("kind", kind),))] == 0
         assert shown[("dice_task_stalled", (("kind", kind),))] == 0
     assert ("dice_clock_timeouts_total", ()) in shown
+    for path in ("kept", "read", "read_again"):
+        assert ("dice_plays_total", (("path", path),)) in shown
 
 
 def test_waits_count_from_when_work_fell_due_and_stalled_work_apart(api, token):

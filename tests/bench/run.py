@@ -373,8 +373,29 @@ def served(
         }
         if args.redis:
             env["REDIS_URL"] = args.redis
+        # As compose counts: every process's figures in one folder, /metrics adds them up.
+        token = secrets.token_urlsafe(16)
+        env |= {"PROMETHEUS_MULTIPROC_DIR": str(folder / "metrics"), "METRICS_TOKEN": token}
+        (folder / "metrics").mkdir()
         with service(source, env, folder / "server.log") as url:
+            METRICS_TOKENS[url] = token
             yield url, db
+
+
+# The token each service started by ``served`` answers ``/metrics`` to.
+METRICS_TOKENS: dict[str, str] = {}
+
+
+def plays_by_path(url: str) -> dict[str, int]:
+    """``dice_plays_total`` by path, summed over the server's processes: how many commands
+    were decided on the game as the process kept it, read, or read again."""
+    request = urllib.request.Request(
+        f"{url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKENS[url]}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        text = answer.read().decode()
+    found = re.findall(r'^dice_plays_total\{path="(\w+)"\} ([0-9.e+]+)$', text, re.MULTILINE)
+    return {path: int(float(value)) for path, value in found}
 
 
 class Peers:
@@ -590,6 +611,11 @@ def main() -> None:
             outside = found
             print(f"  clocks and webhooks under the load: {outside}")
         unhandled = (folder / "this" / "server.log").read_text(errors="replace").count("Traceback")
+        paths = plays_by_path(url)
+    total = sum(paths.values()) or 1
+    print("commands by how the game was had (every phase): " + ", ".join(
+        f"{path} {count} ({100 * count / total:.1f} %)" for path, count in sorted(paths.items())
+    ))
     print("queries per request:", queries.stdout.strip() or queries.stderr.strip()[-500:])
     print(f"tracebacks in the service's log: {unhandled}")
     runs = [calm, again] if again else [calm]

@@ -343,7 +343,9 @@ def test_a_students_game_costs_no_more_queries_to_read_or_move(
     game = classes.create_with(classes.key_of(room, "Ann")).json()
     with django_assert_num_queries(2):
         assert classes.client.get(f"/api/v1/games/{game['id']}/").json()["student"] == "Ann"
-    with django_assert_num_queries(by_database(sqlite=7, postgresql=5)):
+    # On PostgreSQL the writes, between the savepoint's two calls: this process wrote the
+    # game last, so it is not read again (games.db.kept).
+    with django_assert_num_queries(by_database(sqlite=7, postgresql=3)):
         assert classes.move(game, "roll").json()["student"] == "Ann"
     # The list: the count, the page, the seats.
     with django_assert_num_queries(3):
