@@ -107,6 +107,7 @@ class FakeWaiting:
 
     interval = 0.01
     woken_at = 0.0
+    news: str | None = None
 
     def __init__(self) -> None:
         self.waits: list[float] = []
@@ -232,6 +233,89 @@ def test_a_cancelled_stream_closes_its_wakeups() -> None:
     assert waiting.closed
 
 
+# -- news carried by the notification (migration 0016) ----------------------------------------
+
+
+def news(last_seq: int, status: str, *seqs: int) -> str:
+    """A notification's news as the trigger writes it: the game's status, its new events."""
+    rows = [
+        {"seq": seq, "type": "rolled", "seat": 0, "data": {"dice": [seq] * 5},
+         "created_at": "2026-11-21T10:00:00.12+00:00"}
+        for seq in seqs
+    ]
+    return f"{last_seq}:{status}:{json.dumps(rows)}"
+
+
+def carried(seq: int) -> dict[str, Any]:
+    """The event ``news`` carries, as the events endpoint renders it."""
+    return {"seq": seq, "type": "rolled", "seat": 0, "data": {"dice": [seq] * 5},
+            "created_at": "2026-11-21T10:00:00.120000Z"}
+
+
+class NewsWaiting(FakeWaiting):
+    """Wakes the stream with each of ``notes`` in turn, as the listener would."""
+
+    def __init__(self, *notes: str) -> None:
+        super().__init__()
+        self.notes = list(notes)
+
+    async def wait(self, timeout: float) -> bool:
+        self.waits.append(timeout)
+        await asyncio.sleep(0)
+        if not self.notes:
+            await asyncio.sleep(min(timeout, self.interval))
+            return False
+        self.news = self.notes.pop(0)
+        return True
+
+
+def test_news_that_follows_on_is_sent_without_reading_the_log() -> None:
+    read, asked = reading(Progress(over=False, last_seq=1, events=[event(1, "created")]))
+    waiting = NewsWaiting(news(2, "active", 2), news(4, "finished", 3, 4))
+    got = asyncio.run(gather(event_stream(GAME, 0, wake=waking(waiting), read=read)))
+    assert got == [
+        RETRY, sse_message(event(1, "created")),
+        sse_message(carried(2)), sse_message(carried(3)), sse_message(carried(4)),
+    ]
+    assert asked == [0]  # the opening read only; the game's end came with its news
+
+
+def test_news_that_skips_events_not_yet_sent_is_read_instead() -> None:
+    """A notification missed while the stream was busy: the next one starts past what it sent."""
+    read, asked = reading(
+        Progress(over=False, last_seq=1, events=[event(1, "created")]),
+        Progress(over=True, last_seq=3, events=[event(2), event(3, "finished")]),
+    )
+    waiting = NewsWaiting(news(3, "finished", 3))
+    got = asyncio.run(gather(event_stream(GAME, 0, wake=waking(waiting), read=read)))
+    assert got[-2:] == [sse_message(event(2)), sse_message(event(3, "finished"))]
+    assert asked == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("sent", "expected"), [(1, [2, 3]), (2, [3]), (3, []), (0, None)],
+)
+def test_news_gives_what_the_stream_has_not_sent(sent: int, expected: list[int] | None) -> None:
+    waiting = SimpleNamespace(news=news(3, "active", 2, 3))
+    found = stream.told(waiting, sent)
+    assert (None if found is None else [e["seq"] for e in found.events]) == expected
+    assert waiting.news is None  # taken: the next wake-up brings its own
+
+
+@pytest.mark.parametrize(
+    "note", [None, "", "7", "7:active", "7:active:not json", '7:active:[{"seq": 7}]', "7::[]"]
+)
+def test_a_wake_up_without_readable_news_reads_the_log(note: str | None) -> None:
+    assert stream.told(SimpleNamespace(news=note), 6) is None
+
+
+def test_news_is_decoded_once_for_every_stream_of_its_game() -> None:
+    note = news(9, "active", 9)
+    first, second = (stream.told(SimpleNamespace(news=note), 8) for _ in range(2))
+    assert first is second and first is not None
+    assert first.messages is second.messages
+
+
 # -- the process's listener ------------------------------------------------------------------
 
 
@@ -303,6 +387,22 @@ def test_a_wake_up_while_the_stream_is_busy_is_not_lost() -> None:
             server.made[0].notes.put_nowait(f"{GAME}:2")
             await settle()  # the stream is not waiting now: it is reading, say
             assert await stream.wait(0.0)
+        await listener.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_listener_hands_each_stream_its_games_news_and_none_after_reconnecting() -> None:
+    async def scenario() -> None:
+        server = FakeServer()
+        listener = Listener(server.connect)  # type: ignore[arg-type]
+        with listener.subscribe(GAME) as stream:
+            await settle()
+            assert await stream.wait(0.1) and stream.news is None  # connected: read it all
+            server.made[0].notes.put_nowait(f"{GAME}:{news(2, 'active', 2)}")
+            assert await stream.wait(0.1) and stream.news == news(2, "active", 2)
+            server.made[0].notes.put_nowait(psycopg.OperationalError("lost"))
+            assert await stream.wait(2.0) and stream.news is None  # connected again
         await listener.stop()
 
     asyncio.run(scenario())

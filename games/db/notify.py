@@ -1,14 +1,15 @@
 """Telling live listeners that a game's log has grown.
 
-On PostgreSQL a committed change sends ``NOTIFY game_events, '<game id>:<last seq>'``: a
+On PostgreSQL a committed change sends ``NOTIFY game_events, '<game id>:<last seq>...'``: a
 trigger on the event log does it, inside the transaction that writes the events, and
-PostgreSQL delivers it when that commits (migration 0006). Each worker process LISTENs on
-one connection of its own (``Listener``), started by the first event stream that waits, and
-wakes every stream of that process that follows the game named: a thousand open streams cost
-one connection, not a thousand. When that connection is lost (the database restarts, say)
-the listener reconnects with growing pauses and then wakes every stream, which reads its
-game's log again: nothing is missed. Other databases have no such channel: their streams
-poll (see ``games.api.games.stream``).
+PostgreSQL delivers it when that commits (migrations 0006 and 0016). Each worker process
+LISTENs on one connection of its own (``Listener``), started by the first event stream that
+waits, and wakes every stream of that process that follows the game named, handing each the
+rest of the payload (the news: the game's status and the new events, where they fit in
+it): a thousand open streams cost one connection, not a thousand. When that connection is
+lost (the database restarts, say) the listener reconnects with growing pauses and then wakes
+every stream, with no news, so that each reads its game's log again: nothing is missed.
+Other databases have no such channel: their streams poll (see ``games.api.games.stream``).
 """
 
 import asyncio
@@ -85,9 +86,13 @@ class Subscription:
         self.game = game
         self._flag = asyncio.Event()
         self.woken_at = 0.0  # time.monotonic() of the last wake-up
+        # What the last wake-up's notification said after the game's id (None: nothing, so
+        # read the log); the stream takes it when it has used it.
+        self.news: str | None = None
 
-    def wake(self) -> None:
+    def wake(self, news: str | None = None) -> None:
         self.woken_at = time.monotonic()
+        self.news = news
         self._flag.set()
 
     async def wait(self, timeout: float) -> bool:
@@ -110,10 +115,10 @@ class Listener:
     Runs as a task on the event loop from the first ``subscribe`` until ``stop``, or until
     no stream has followed any game for ``IDLE_SECONDS`` (the next ``subscribe`` starts it
     again, and a stream reads the log when it opens: nothing is missed). Each
-    notification ``<game>:<seq>`` wakes the subscriptions to that game. If the connection
-    fails, the listener says so once in the log, tries again after 0.5 s, 1 s, 2 s, ... (at
-    most 30 s, with jitter), and once connected again wakes every subscription, so that each
-    stream reads whatever it missed meanwhile.
+    notification ``<game>:<news>`` wakes the subscriptions to that game with its news. If the
+    connection fails, the listener says so once in the log, tries again after 0.5 s, 1 s,
+    2 s, ... (at most 30 s, with jitter), and once connected again wakes every subscription,
+    with no news, so that each stream reads whatever it missed meanwhile.
     """
 
     def __init__(self, connect: Connect) -> None:
@@ -158,9 +163,9 @@ class Listener:
     def streams(self) -> int:
         return sum(len(followers) for followers in self._followers.values())
 
-    def _wake(self, game: str) -> None:
+    def _wake(self, game: str, news: str) -> None:
         for subscription in self._followers.get(game, ()):
-            subscription.wake()
+            subscription.wake(news)
 
     def _wake_all(self) -> None:
         for followers in self._followers.values():
@@ -183,7 +188,8 @@ class Listener:
                 self._wake_all()  # whatever was committed while no one listened
                 try:
                     async for note in conn.notifies():
-                        self._wake(note.payload.partition(":")[0])
+                        game, _, news = note.payload.partition(":")
+                        self._wake(game, news)
                     logger.warning("lost the connection listening for game events")
                 except Exception as error:  # noqa: BLE001 - the streams must go on
                     logger.warning("lost the connection listening for game events (%s)",

@@ -1,9 +1,11 @@
-"""On PostgreSQL the event log tells listeners of each committed change (migration 0006)."""
+"""On PostgreSQL the event log tells listeners of each committed change (migration 0006),
+with the change's events and the game's status where they fit (migration 0016)."""
 
 import psycopg
 import pytest
 from django.db import connection, transaction
 
+from games.api.games import stream
 from games.db.notify import CHANNEL, listen_parameters
 from games.models import Event, Game
 from tests.conftest import postgres_only
@@ -28,7 +30,46 @@ def test_a_committed_move_is_announced_with_its_last_event(api, listener) -> Non
     heard(listener)  # the new game's own announcement
     api.ok(game, "roll")
     api.ok(game, "hold", {"hold": [0]})
-    assert heard(listener) == [f"{game['id']}:2", f"{game['id']}:3"]
+    assert [note.split(":")[:3] for note in heard(listener)] == [
+        [game["id"], "2", "active"], [game["id"], "3", "active"]
+    ]
+
+
+def test_the_announcement_carries_the_events_as_the_events_endpoint_renders_them(
+    api, listener
+) -> None:
+    """What a stream sends from a notification is what it would send from a read."""
+    game = api.create(("Ann", "Ben"))
+    heard(listener)
+    api.ok(game, "roll")
+    api.ok(game, "hold", {"hold": [0, 2]})
+    rolled = api.ok(game, "roll")
+    api.ok(game, "score", {"category": next(iter(rolled["choices"]))})
+    notes = heard(listener)
+    assert len(notes) == 4
+    carried = [stream._decoded(note.partition(":")[2]) for note in notes]
+    assert [event for progress in carried for event in progress.events] == api.events(game, 1)
+    assert {progress.over for progress in carried} == {False}
+
+
+def test_a_finished_game_is_announced_as_finished(api, listener) -> None:
+    game = api.create()
+    for _ in range(13):
+        api.play_turn(game)
+    last = api.events(game)[-1]
+    assert last["type"] == "finished"
+    assert heard(listener)[-1].split(":")[1:3] == [str(last["seq"]), "finished"]
+
+
+def test_events_too_long_for_a_notification_are_announced_by_their_last_seq(
+    api, listener
+) -> None:
+    """A game of computers only is played to its end as it is created: its whole log in one
+    change, too long to carry (a notification holds under 8000 bytes)."""
+    body = {"ruleset": "yahtzee", "players": [{"name": f"C{n}", "computer": "greedy"}
+                                              for n in range(4)]}
+    game = api.client.post("/api/v1/games/", body, format="json").json()
+    assert heard(listener) == [f"{game['id']}:{api.events(game)[-1]['seq']}"]
 
 
 def test_a_refused_move_and_a_rolled_back_change_announce_nothing(api, listener) -> None:

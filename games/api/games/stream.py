@@ -15,6 +15,9 @@ listener (``games.db.notify.Listener``) and reads the log only when woken: when 
 its game, or when the listener has reconnected after losing the database. Without
 PostgreSQL it polls the log. A read runs on one of the request threads and borrows a pooled
 connection for its few milliseconds, and streams of one game woken together share one read.
+Most wake-ups need no read at all: the notification carries the change's events and the
+game's status (migration 0016), which every stream of the game in the process is sent as
+one decoding of them (``told``), when they follow on from what the stream has sent.
 
 If the database cannot be reached, a stream that needs to read ends (the browser reconnects
 after ``retry`` and resumes from its ``Last-Event-ID``), and a new stream is refused with 503
@@ -22,6 +25,7 @@ after ``retry`` and resumes from its ``Last-Event-ID``), and a new stream is ref
 """
 
 import asyncio
+import datetime as dt
 import json
 import logging
 import re
@@ -31,9 +35,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any, Protocol
 
+import orjson
 from django.db import Error as DatabaseError
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
@@ -44,7 +49,7 @@ from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.permissions import require_may_see
 from games.http.problems import problem_response
-from games.models import Game
+from games.models import Event, Game
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceError
 from games.play.privacy import PRIVACY_COLUMNS, private_of
@@ -173,9 +178,52 @@ def _forget(key: ReadKey, done: asyncio.Future[Any]) -> None:
         done.exception()  # retrieved here, so a failure no one awaits any more is not logged
 
 
+def told(waiting: "Waiting", sent: int) -> Progress | None:
+    """What the last wake-up's notification told, if it follows on from seq ``sent`` (the
+    events after it, the game's status); None when the log must be read instead: no news,
+    or news that skips events the stream has not sent (it missed a notification while it
+    was sending). Taken once: the next wake-up brings its own."""
+    news, waiting.news = waiting.news, None
+    found = _decoded(news) if news else None
+    if found is None:
+        return None
+    first = found.events[0]["seq"] if found.events else found.last_seq + 1
+    if first > sent + 1:
+        return None
+    if first > sent:
+        return found  # shared, and its messages with it, by every stream in step
+    events = [event for event in found.events if event["seq"] > sent]
+    return Progress(over=found.over, last_seq=found.last_seq, events=events)
+
+
+@lru_cache(maxsize=256)
+def _decoded(news: str) -> Progress | None:
+    """A notification's news, ``<last seq>:<status>:<events as JSON>`` (migration 0016),
+    decoded once for every stream of its game; None for a notification without events (too
+    long to carry them) or one that cannot be read."""
+    last_seq, _, rest = news.partition(":")
+    status, carried, events = rest.partition(":")
+    if not carried or not status:
+        return None
+    try:
+        rows = orjson.loads(events)
+        rendered = [
+            render_event(Event(
+                seq=row["seq"], type=row["type"], seat=row["seat"], data=row["data"],
+                created_at=dt.datetime.fromisoformat(row["created_at"]).astimezone(dt.UTC),
+            ))
+            for row in rows
+        ]
+        return Progress(over=status in OVER, last_seq=int(last_seq), events=rendered)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 class Waiting(Protocol):
     # When the last wake-up came (time.monotonic()): a read for it must begin after it.
     woken_at: float
+    # What the last wake-up's notification said after the game's id; None: read the log.
+    news: str | None
 
     async def wait(self, timeout: float) -> bool:
         """True when the log may have grown (read it), False when ``timeout`` passed."""
@@ -186,6 +234,7 @@ class Polling:
     """Without notifications: the log may have grown every ``POLL_SECONDS``."""
 
     woken_at = 0.0
+    news: str | None = None
 
     async def wait(self, timeout: float) -> bool:
         if timeout < POLL_SECONDS:
@@ -243,7 +292,9 @@ async def _events(
         beat_due = time.monotonic() + heartbeat
         while True:
             try:
-                progress = await read(game_id, sent, not_before=waiting.woken_at)
+                progress = told(waiting, sent) or await read(
+                    game_id, sent, not_before=waiting.woken_at
+                )
             except DatabaseError as error:
                 logger.warning(
                     "event stream of game %s ended after seq %d: the database cannot be read"
