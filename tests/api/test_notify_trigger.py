@@ -1,11 +1,15 @@
 """On PostgreSQL the event log tells listeners of each committed change (migration 0006),
 with the change's events and the game's status where they fit (migration 0016)."""
 
+import asyncio
+import uuid
+
 import psycopg
 import pytest
 from django.db import connection, transaction
 
 from games.api.games import stream
+from games.db import notify
 from games.db.notify import CHANNEL, listen_parameters
 from games.models import Event, Game
 from tests.conftest import postgres_only
@@ -80,3 +84,38 @@ def test_a_refused_move_and_a_rolled_back_change_announce_nothing(api, listener)
         Event.objects.create(game=Game.objects.get(pk=game["id"]), seq=99, type="rolled", data={})
         raise RuntimeError("the change fails after its event was written")
     assert heard(listener) == []
+
+
+def test_a_stream_is_sent_each_move_from_its_notification_without_reading_the_log(api) -> None:
+    """The process's real listener, a stream of the game, two moves: the stream reads the log
+    once, as it opens, and is sent each move from the notification alone."""
+    game = api.create()
+    reads: list[int] = []
+
+    async def read(game_id: uuid.UUID, after: int, **kw: object):
+        reads.append(after)
+        return await asyncio.to_thread(stream._read, game_id, after)
+
+    def move(action: str, body: dict | None = None) -> None:
+        api.ok(game, action, body)
+        connection.close()  # this thread's own
+
+    async def scenario() -> list[bytes]:
+        chunks = stream.event_stream(uuid.UUID(game["id"]), 0, read=read)
+        got = [await anext(chunks), await anext(chunks)]  # the hint, the game's first event
+        listening = notify.listener()
+        for _ in range(200):  # until the listener is connected
+            if listening.connected:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.to_thread(move, "roll")
+        got.append(await asyncio.wait_for(anext(chunks), 5))
+        await asyncio.to_thread(move, "hold", {"hold": [0]})
+        got.append(await asyncio.wait_for(anext(chunks), 5))
+        await chunks.aclose()
+        await notify.stop_listening()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got[1:] == [stream.sse_message(event) for event in api.events(game)]
+    assert reads == [0]
