@@ -9,6 +9,8 @@ no such channel (their streams poll): nothing is made there.
 
 from django.db import migrations
 
+from games.db.schema_sql import on_postgresql
+
 CREATE = """
 CREATE FUNCTION games_event_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -28,15 +30,7 @@ DROP FUNCTION IF EXISTS games_event_notify();
 """
 
 
-def run(sql: str):
-    def apply(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(sql)
-
-    return apply
-
-
 class Migration(migrations.Migration):
     dependencies = [("games", "0005_classroom")]
 
-    operations = [migrations.RunPython(run(CREATE), run(DROP), elidable=False)]
+    operations = [migrations.RunPython(on_postgresql(CREATE), on_postgresql(DROP), elidable=False)]

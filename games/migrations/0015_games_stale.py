@@ -9,6 +9,8 @@ Other databases have no such move: nothing is made there.
 
 from django.db import migrations
 
+from games.db.schema_sql import on_postgresql
+
 CREATE = """
 CREATE FUNCTION games_stale() RETURNS text LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
@@ -21,15 +23,7 @@ $$;
 DROP = "DROP FUNCTION IF EXISTS games_stale();"
 
 
-def run(sql: str):
-    def apply(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(sql)
-
-    return apply
-
-
 class Migration(migrations.Migration):
     dependencies = [("games", "0014_event_game_index")]
 
-    operations = [migrations.RunPython(run(CREATE), run(DROP), elidable=False)]
+    operations = [migrations.RunPython(on_postgresql(CREATE), on_postgresql(DROP), elidable=False)]

@@ -12,6 +12,8 @@ turns, say) are announced the old way, and read.
 
 from django.db import migrations
 
+from games.db.schema_sql import on_postgresql
+
 NEWS = """
 CREATE OR REPLACE FUNCTION games_event_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -48,15 +50,7 @@ $$;
 """
 
 
-def run(sql: str):
-    def apply(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            schema_editor.execute(sql)
-
-    return apply
-
-
 class Migration(migrations.Migration):
     dependencies = [("games", "0015_games_stale")]
 
-    operations = [migrations.RunPython(run(NEWS), run(SEQ_ONLY), elidable=False)]
+    operations = [migrations.RunPython(on_postgresql(NEWS), on_postgresql(SEQ_ONLY), elidable=False)]
