@@ -343,8 +343,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The games each process keeps as it wrote them last, so that their next move is one round
-# trip (games.db.kept; PostgreSQL only); 0 keeps none.
-GAMES_KEPT = env_int("GAMES_KEPT", 2000, minimum=0)
+# trip (games.db.kept; PostgreSQL only); 0 keeps none. A kept game holds about 20 KiB (one
+# seat) to 50 KiB (four seats): 500 of them, 10 to 25 MB a worker process.
+GAMES_KEPT = env_int("GAMES_KEPT", 500, minimum=0)
 
 # Where the optimal-strategy tables are kept (built by `manage.py build_strategy` before the
 # service serves; a request that finds one missing gets 503 and starts its build in the
