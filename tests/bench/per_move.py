@@ -14,7 +14,8 @@ and one connection per client. Each side is served as ``docker-compose.yml`` ser
 another checkout (the code before a change, from ``git worktree add``). For each: moves/s,
 the server's processor time per move (its processes' user and system time over the moves
 answered), and wrk's latency percentiles. Every answer must be 200: a side whose moves fail
-stops the run.
+stops the run. ``--health`` measures each side's ``GET /api/v1/health/`` the same way after
+its games: the cheapest request through the same server, middleware and DRF, with one query.
 
     .venv/bin/python -m tests.bench.per_move --streams 1000 [--games 200] [--rounds 4]
 
@@ -159,6 +160,31 @@ def measure(
     }
 
 
+def measure_health(url: str, connections: int, seconds: int) -> dict[str, Any]:
+    """The same figures for ``GET /api/v1/health/``, the cheapest request of the API (a DRF
+    view, the middleware, one query): what the framework costs a request before a move's
+    own work."""
+    target = f"{url}/api/v1/health/"
+    subprocess.run(["wrk", "-t2", "-c2", "-d2s", target], capture_output=True, check=True)
+    pids = sides.process_tree(SERVERS[url])
+    database = postgres_processes()
+    used, by_database = sides.cpu_seconds(pids), sides.cpu_seconds(database)
+    out = subprocess.run(
+        ["wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds}s", "--latency", target],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    used, by_database = (
+        sides.cpu_seconds(pids) - used, sides.cpu_seconds(database) - by_database
+    )
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise SystemExit(f"health failed:\n{out}")
+    count = _figure(r"(\d+) requests in", out)
+    return {
+        "moves": _figure(r"Requests/sec:\s+([\d.]+)", out),
+        "cpu_ms": 1000 * used / count, "database_ms": 1000 * by_database / count,
+    }
+
+
 def _figure(pattern: str, text: str) -> float:
     found = re.search(pattern, text)
     if found is None:
@@ -262,6 +288,9 @@ def main() -> None:
     parser.add_argument("--clocked", action="store_true",
                         help="instead of sides: moves of games with a turn clock, against"
                              " plain ones")
+    parser.add_argument("--health", action="store_true",
+                        help="also, on each side, GET /api/v1/health/: the framework's own"
+                             " cost a request")
     parser.add_argument("--games", type=int, default=200,
                         help="with --streams: games made for each phase")
     database_options(parser)
@@ -286,12 +315,20 @@ def main() -> None:
                 with serving(command(port), side_env, port, folder / "servers.log",
                              cwd=source) as url:
                     found = measure(url, script, args.connections, args.seconds)
+                    if args.health:
+                        health = measure_health(url, args.connections, args.seconds)
+                        print(f"  round {round_ + 1}, {name}, GET /api/v1/health/:"
+                              f" {health['moves']:.0f} requests/s, server CPU"
+                              f" {health['cpu_ms']:.2f} ms a request, PostgreSQL's"
+                              f" {health['database_ms']:.2f} ms", flush=True)
+                        results.setdefault(f"{name}, health", []).append(health)
                 print(f"  round {round_ + 1}, {name}: {found['moves']:.0f} moves/s, server CPU"
                       f" {found['cpu_ms']:.2f} ms a move, PostgreSQL's"
                       f" {found['database_ms']:.2f} ms, p50 {found['p50']}, p99 {found['p99']}",
                       flush=True)
                 results.setdefault(name, []).append(found)
-    print("\n| side | moves/s (rounds) | server CPU ms a move (rounds) | mean CPU |")
+    print("\n(a side named health counts requests of GET /api/v1/health/, not moves)")
+    print("| side | moves/s (rounds) | server CPU ms a move (rounds) | mean CPU |")
     print("|---|---|---|---|")
     for name, runs in results.items():
         rates = ", ".join(f"{run['moves']:.0f}" for run in runs)
