@@ -47,11 +47,13 @@ class Change:
 @dataclass(frozen=True)
 class Locked:
     """A game locked for a change, its seats in order, and the database's time when the lock
-    was granted (the time the change is made at: ``games.db.clock``)."""
+    was granted (the time the change is made at: ``games.db.clock``). ``kept``: the game is
+    this process's copy (:func:`game_kept`), locked by nothing: its write is guarded."""
 
     game: Game
     players: list[Player]
     now: dt.datetime
+    kept: bool = False
 
 
 # The SQLSTATE that ``games_stale()`` raises (migration 0015): a kept game was written since.
@@ -90,7 +92,7 @@ def game_lock(game_id: Any) -> Locked | None:
     if key is None:
         return None
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    also = [clock.now_sql(), _XMIN.get(connection.vendor, "NULL")]
+    also = [clock.now_sql(), _XMIN if _versioned() else "NULL"]
     found, seats = rows.run([
         rows.select(Game, "id = %s", [key], tail=lock, also=also),
         rows.select(Player, "game_id = %s", [key], tail=" ORDER BY seat"),
@@ -113,7 +115,7 @@ def game_kept(game_id: Any) -> Locked | None:
     no such game (or PostgreSQL does not hold it, or the time is not known). Nothing is
     locked or read: the change's writes apply only if the game is still as kept
     (:func:`game_update`), or raise :class:`Stale`."""
-    if connection.vendor not in _XMIN:
+    if not _versioned():
         return None
     key, now = _key(game_id), clock.estimated()
     if key is None or now is None:
@@ -122,8 +124,7 @@ def game_kept(game_id: Any) -> Locked | None:
     if found is None:
         return None
     game, players = found
-    game.__dict__["_kept"] = True
-    return Locked(game, players, now)
+    return Locked(game, players, now, kept=True)
 
 
 def game_keep(game: Game, players: list[Player]) -> None:
@@ -153,23 +154,25 @@ def game_insert(game: Game, players: Sequence[Player], change: Change) -> None:
     """Inserts a new game, at its first version, with its seats (which get their ids) and
     the change's events and score entries."""
     statement = rows.insert(Game, [game])[0]
-    if connection.vendor in _XMIN:
+    if _versioned():
         statement = _returning_xmin(statement, f", {clock.now_sql()}")
     _write([statement], players, change, written=game)
     _stored(game)
 
 
-def game_update(game: Game, change: Change, *, joined: Sequence[Player] = ()) -> None:
+def game_update(
+    game: Game, change: Change, *, joined: Sequence[Player] = (), kept: bool = False
+) -> None:
     """Writes a change to a game read by ``game_lock``: its version grows by one, its
     changing columns are written, and so are the totals that changed, the seats that
     ``joined`` (which get their ids), the events and the score entries.
 
-    A game from :func:`game_kept` is written only if its row is still the version this
-    process wrote (PostgreSQL's ``xmin``: any writer makes a new one), its clock has not run
-    out and its assignment is not due, by the database's clock; otherwise the whole change
-    fails with :class:`Stale`."""
+    A game ``kept`` (from :func:`game_kept`) is written only if its row is still the version
+    this process wrote (PostgreSQL's ``xmin``: any writer makes a new one), its clock has not
+    run out and its assignment is not due, by the database's clock; otherwise the whole
+    change fails with :class:`Stale`."""
     game.version += 1
-    statements = [_game_update(game)]
+    statements = [_game_update(game, kept=kept)]
     # A seat joining now is inserted with its total.
     statements.extend(
         rows.update(player, ["total"]) for player in change.totals if player.pk is not None
@@ -205,24 +208,29 @@ def _key(game_id: Any) -> Any:
 
 
 # A row's version as PostgreSQL numbers it: the id of the transaction that wrote it.
-_XMIN = {"postgresql": "xmin::text"}
+_XMIN = "xmin::text"
 
 
-def _game_update(game: Game) -> rows.Statement:
+def _versioned() -> bool:
+    """Whether the database numbers each version of a row (``_XMIN``): PostgreSQL."""
+    return connection.vendor == "postgresql"
+
+
+def _game_update(game: Game, *, kept: bool) -> rows.Statement:
     """The update of a game's changing columns; on PostgreSQL it answers the row's new
-    version, and for a kept game it is guarded (:func:`game_update`) and answers the
+    version, and for a ``kept`` game it is guarded (:func:`game_update`) and answers the
     database's time too."""
     statement = rows.update(game, CHANGING)
-    if connection.vendor not in _XMIN:
+    if not _versioned():
         return statement
-    if not game.__dict__.get("_kept"):
+    if not kept:
         return _returning_xmin(statement)
     # Only the update's own SQL (the model's columns) is formatted in; values are parameters.
     guarded = (
         f"WITH changed AS ({statement.sql} AND xmin = %s::xid AND version = %s"  # noqa: S608
         " AND (deadline IS NULL OR deadline > clock_timestamp())"
         " AND (due_at IS NULL OR due_at > clock_timestamp())"
-        " RETURNING xmin::text AS written)"
+        f" RETURNING {_XMIN} AS written)"
         " SELECT coalesce((SELECT written FROM changed), games_stale()), clock_timestamp()"
     )
     params = [*statement.params, game.__dict__["_xmin"], game.version - 1]
@@ -231,7 +239,7 @@ def _game_update(game: Game) -> rows.Statement:
 
 def _returning_xmin(statement: rows.Statement, also: str = "") -> rows.Statement:
     """The statement answering the new version of the row it writes (and ``also``)."""
-    sql = f"{statement.sql} RETURNING xmin::text{also}"
+    sql = f"{statement.sql} RETURNING {_XMIN}{also}"
     return rows.Statement(sql, statement.params, reads=True)
 
 
@@ -248,7 +256,8 @@ def _write(
     statement updates, which learns its row's new version from its answer."""
     seated = rows.insert(Player, seats, returning=("seat", "id"))
 
-    def seated_ids(results: list[list[tuple[Any, ...]]]) -> None:
+    def learned(results: list[list[tuple[Any, ...]]]) -> None:
+        """The new row version of the game written, the database's time, the seats' ids."""
         if written is not None and results[0]:
             answer = results[0][0]
             written.__dict__["_xmin"] = answer[0]
@@ -265,7 +274,7 @@ def _write(
         *seated,
         *rows.insert(Event, change.events),
         *rows.insert(ScoreEntry, change.entries, looked_up={"player": _seat_of}),
-    ], seated_ids)
+    ], learned)
 
 
 def _seat_of(entry: ScoreEntry) -> rows.Statement:

@@ -221,7 +221,7 @@ def _play(
     before = hooks.position(game)
     change = _apply(game, players, outcome)
     _set_clock(game, players, moved=seat, now=locked.now)
-    gamestore.game_update(game, change)
+    gamestore.game_update(game, change, kept=locked.kept)
     hooks.game_changed(game, players, before)
     if idempotency_key is not None:
         IdempotencyRecord.objects.create(

@@ -140,24 +140,14 @@ def lua(
 def measure(
     url: str, script: Path, connections: int, seconds: int, warm: Path | None = None
 ) -> dict[str, Any]:
-    wrk(url, warm or script, connections, 2)  # warm up
-    pids = sides.process_tree(SERVERS[url])
-    database = postgres_processes()
-    used, by_database = sides.cpu_seconds(pids), sides.cpu_seconds(database)
-    out = wrk(url, script, connections, seconds)
-    used, by_database = (
-        sides.cpu_seconds(pids) - used, sides.cpu_seconds(database) - by_database
-    )
+    out, found = _timed(url, lambda: wrk(url, warm or script, connections, 2),
+                        lambda: wrk(url, script, connections, seconds))
     if "Non-2xx" in out or "Socket errors" in out or "answered" in out:
         raise SystemExit(f"moves failed:\n{out}")
     # Every 66th request creates a game: the moves are the rest.
-    count = _figure(r"(\d+) requests in", out) * 65 / 66
+    found = _per(found, out, 65 / 66)
     latency = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.MULTILINE))
-    return {
-        "moves": _figure(r"Requests/sec:\s+([\d.]+)", out) * 65 / 66,
-        "cpu_ms": 1000 * used / count, "database_ms": 1000 * by_database / count,
-        "p50": latency.get("50"), "p99": latency.get("99"),
-    }
+    return found | {"p50": latency.get("50"), "p99": latency.get("99")}
 
 
 def measure_health(url: str, connections: int, seconds: int) -> dict[str, Any]:
@@ -165,23 +155,41 @@ def measure_health(url: str, connections: int, seconds: int) -> dict[str, Any]:
     view, the middleware, one query): what the framework costs a request before a move's
     own work."""
     target = f"{url}/api/v1/health/"
-    subprocess.run(["wrk", "-t2", "-c2", "-d2s", target], capture_output=True, check=True)
+
+    def load(threads: int, duration: int) -> str:
+        return subprocess.run(
+            ["wrk", f"-t{threads}", f"-c{threads}", f"-d{duration}s", target],
+            capture_output=True, text=True, check=True,
+        ).stdout
+
+    out, found = _timed(url, lambda: load(2, 2), lambda: load(connections, seconds))
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise SystemExit(f"health failed:\n{out}")
+    return _per(found, out, 1.0)
+
+
+def _timed(
+    url: str, warm_up: Callable[[], str], run: Callable[[], str]
+) -> tuple[str, dict[str, float]]:
+    """``run``'s output, after ``warm_up``, and the processor seconds the server's processes
+    and PostgreSQL's spent during it."""
+    warm_up()
     pids = sides.process_tree(SERVERS[url])
     database = postgres_processes()
     used, by_database = sides.cpu_seconds(pids), sides.cpu_seconds(database)
-    out = subprocess.run(
-        ["wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds}s", "--latency", target],
-        capture_output=True, text=True, check=True,
-    ).stdout
-    used, by_database = (
-        sides.cpu_seconds(pids) - used, sides.cpu_seconds(database) - by_database
-    )
-    if "Non-2xx" in out or "Socket errors" in out:
-        raise SystemExit(f"health failed:\n{out}")
-    count = _figure(r"(\d+) requests in", out)
+    out = run()
+    return out, {
+        "server": sides.cpu_seconds(pids) - used,
+        "database": sides.cpu_seconds(database) - by_database,
+    }
+
+
+def _per(used: dict[str, float], out: str, share: float) -> dict[str, Any]:
+    """The rate and the processor time a counted request (``share`` of wrk's requests)."""
+    count = _figure(r"(\d+) requests in", out) * share
     return {
-        "moves": _figure(r"Requests/sec:\s+([\d.]+)", out),
-        "cpu_ms": 1000 * used / count, "database_ms": 1000 * by_database / count,
+        "moves": _figure(r"Requests/sec:\s+([\d.]+)", out) * share,
+        "cpu_ms": 1000 * used["server"] / count, "database_ms": 1000 * used["database"] / count,
     }
 
 

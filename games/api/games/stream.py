@@ -185,9 +185,9 @@ def told(waiting: "Waiting", sent: int) -> Progress | None:
     was sending). Taken once: the next wake-up brings its own."""
     news, waiting.news = waiting.news, None
     found = _decoded(news) if news else None
-    if found is None:
+    if found is None or not found.events:
         return None
-    first = found.events[0]["seq"] if found.events else found.last_seq + 1
+    first = found.events[0]["seq"]
     if first > sent + 1:
         return None
     if first > sent:
