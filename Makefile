@@ -56,8 +56,11 @@ run: $(INSTALLED)
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
 		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers
 
+# ruff, then the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml: a
+# module that imports a layer above its own, or rules that import Django, fail here).
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # mypy with the Django and DRF stubs over config/, games/ and scoring/ (settings in
 # pyproject.toml). Its cache (.mypy_cache) makes a run after a small change take seconds.
@@ -105,7 +108,7 @@ schema-check: $(INSTALLED)
 		&& REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npm run --silent check
 
 clean:
-	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
+	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache *.egg-info
 
 # The load benchmark: the service as docker-compose.yml runs it, on a fresh database of the
 # PostgreSQL server BENCH_POSTGRES names; needs wrk (apt-get install wrk). Pass options in
