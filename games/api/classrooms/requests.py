@@ -1,11 +1,9 @@
 """A classroom's requests: opening and joining one, the teacher's changes, and the query of
 its students' games."""
 
-import contextlib
-import uuid
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
@@ -19,6 +17,7 @@ from games.http.strict import (
     StrictSerializer,
 )
 from games.models import Classroom, Game
+from games.play.selectors import of_student
 from scoring import RULESETS
 
 MOST_PER_HOUR = 1_000_000
@@ -88,10 +87,7 @@ class ClassroomGameFilter(RulesetStatusFilter):
         fields = ["ruleset", "status", "student"]
 
     def with_student(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        match = Q(student__name_key=value.casefold())
-        with contextlib.suppress(ValueError):
-            match |= Q(student_id=uuid.UUID(value))
-        return queryset.filter(match)
+        return of_student(queryset, value)
 
 
 GAMES_QUERY = [

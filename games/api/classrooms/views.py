@@ -58,7 +58,7 @@ from games.http.permissions import AnyKey, ProblemRefusals, TeacherOfClassroom
 from games.http.problems import problem
 from games.http.throttles import ClassroomThrottle
 from games.models import Classroom
-from games.play.selectors import with_seats
+from games.play.selectors import as_shown
 from scoring import ProblemCode
 
 
@@ -264,7 +264,7 @@ class ClassroomGamesView(TeacherView):
         )
         if not chosen.is_valid():
             raise ValidationError(chosen.errors)
-        games = with_seats(chosen.qs.select_related("student"))
+        games = as_shown(chosen.qs)
         pages = GamePagination()
         page = pages.paginate_queryset(games, request, view=self) or []
         return pages.get_paginated_response(

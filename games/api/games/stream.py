@@ -49,10 +49,11 @@ from games.db.gamestore import game_log
 from games.db.notify import listener
 from games.http.permissions import require_may_see
 from games.http.problems import problem_response
-from games.models import Event, Game
+from games.models import Event
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceError
-from games.play.privacy import PRIVACY_COLUMNS, private_of
+from games.play.privacy import private_of
+from games.play.selectors import game_columns
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring import ProblemCode
 from scoring.match import GameStatus
@@ -319,7 +320,7 @@ async def _events(
 
 def _check_visible(request: HttpRequest, pk: uuid.UUID) -> None:
     """A game of an assignment is private until its deadline (``MaySeeGame``)."""
-    found = Game.objects.filter(pk=pk).values(*PRIVACY_COLUMNS).first()
+    found = game_columns(pk)
     if found is not None:
         require_may_see(request, private_of(pk, found))
 
