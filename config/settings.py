@@ -71,18 +71,19 @@ if env_str("PROMETHEUS_MULTIPROC_DIR", ""):
 
 MIDDLEWARE = [
     # Outermost: every request counted and timed as answered (GET /metrics).
-    "games.http.request_metrics.RequestMetricsMiddleware",
+    "games.http.middleware.request_metrics.RequestMetricsMiddleware",
     # It turns the bodiless refusals of everything below into problem documents.
-    "games.http.problem_middleware.ProblemMiddleware",
+    "games.http.middleware.problem_middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
-    # Sessions, users and messages serve the admin: skipped under /api/ (games.http.admin_sessions).
-    "games.http.admin_sessions.AdminSessionMiddleware",
+    # Sessions, users and messages serve the admin: skipped under /api/
+    # (games.http.middleware.admin_sessions).
+    "games.http.middleware.admin_sessions.AdminSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "games.http.admin_sessions.AdminAuthenticationMiddleware",
-    "games.http.admin_sessions.AdminMessageMiddleware",
+    "games.http.middleware.admin_sessions.AdminAuthenticationMiddleware",
+    "games.http.middleware.admin_sessions.AdminMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # API keys and the stop for repeated wrong credentials (games.http.api_keys).
     "games.http.api_keys.ApiKeyMiddleware",

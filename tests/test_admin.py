@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.admin.games import engine_view
+from games.admin.game_display import engine_view
 from games.api.games.bodies import render_game
 from games.models import Event, Game, Player, ScoreEntry
 from games.play.analysis import game_analysis

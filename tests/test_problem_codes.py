@@ -18,7 +18,7 @@ from django.test import Client, RequestFactory
 from rest_framework import exceptions
 
 from games.api.schema import docs
-from games.http.problem_middleware import problem_for
+from games.http.middleware.problem_middleware import problem_for
 from games.http.problems import (
     PROBLEM_TYPES,
     UnknownProblemCode,

@@ -42,7 +42,7 @@ from games.api.games.requests import (
     GamesQuery,
     JoinIn,
 )
-from games.api.schema import docs
+from games.api.schema import advice_docs, docs
 from games.http.auth import caller_of
 from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
 from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
@@ -188,7 +188,7 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
             200: docs.box_or_ten_thousand("HintAnswer", HintOut, TenThousandHintOut),
             **docs.problems(404, 409, 429, strategy=True),
         },
-        examples=[docs.HINT_EXAMPLE, docs.TEN_THOUSAND_HINT_EXAMPLE],
+        examples=[advice_docs.HINT_EXAMPLE, advice_docs.TEN_THOUSAND_HINT_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def hint(self, request: Request, pk: str) -> Response:
@@ -200,15 +200,15 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Analysis: every decision scored against optimal play",
-        description=docs.ANALYSIS_DESCRIPTION,
+        description=advice_docs.ANALYSIS_DESCRIPTION,
         parameters=[AnalysisQuery],
         responses={
             200: docs.box_or_ten_thousand("AnalysisAnswer", AnalysisOut, TenThousandAnalysisOut),
             **docs.problems(404, 429, strategy=True),
-            **docs.ANALYSIS_QUERY_REFUSED,
-            **docs.ANALYSIS_UNAVAILABLE,
+            **advice_docs.ANALYSIS_QUERY_REFUSED,
+            **advice_docs.ANALYSIS_UNAVAILABLE,
         },
-        examples=[docs.ANALYSIS_EXAMPLE, docs.TEN_THOUSAND_ANALYSIS_EXAMPLE],
+        examples=[advice_docs.ANALYSIS_EXAMPLE, advice_docs.TEN_THOUSAND_ANALYSIS_EXAMPLE],
     )
     @action(detail=True, methods=["get"], pagination_class=None, filterset_class=None)
     def analysis(self, request: Request, pk: str) -> Response:

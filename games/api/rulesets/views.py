@@ -18,7 +18,7 @@ from games.api.rulesets.bodies import (
     render_ten_thousand_advice,
 )
 from games.api.rulesets.requests import AdviceIn, ScoreIn, TenThousandAdviceIn
-from games.api.schema import docs
+from games.api.schema import advice_docs, docs
 from games.http.throttles import AdviceThrottle
 from games.play.advice import ten_thousand_advice
 from games.play.strategy import strategy_load
@@ -105,13 +105,13 @@ class RulesetViewSet(viewsets.ViewSet):
         responses={
             200: docs.box_or_ten_thousand("AdviceAnswer", AdviceOut, TenThousandAdviceOut),
             **docs.problems(400, 404, 413, 415, 429, strategy=True),
-            **docs.TEN_THOUSAND_GAME_OVER,
+            **advice_docs.TEN_THOUSAND_GAME_OVER,
         },
         examples=[
-            docs.ADVICE_REQUEST,
-            docs.ADVICE_EXAMPLE,
-            docs.TEN_THOUSAND_ADVICE_REQUEST,
-            docs.TEN_THOUSAND_ADVICE_EXAMPLE,
+            advice_docs.ADVICE_REQUEST,
+            advice_docs.ADVICE_EXAMPLE,
+            advice_docs.TEN_THOUSAND_ADVICE_REQUEST,
+            advice_docs.TEN_THOUSAND_ADVICE_EXAMPLE,
         ],
     )
     @action(detail=True, methods=["post"])
