@@ -13,6 +13,7 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
+from games.http.codes import HttpCode
 from scoring import ProblemCode
 
 
@@ -30,7 +31,7 @@ class StrictSerializer(serializers.Serializer):
                 raise serializers.ValidationError(
                     {
                         str(name): [
-                            ErrorDetail(f"unknown field {name!r}", code=ProblemCode.UNKNOWN_FIELD)
+                            ErrorDetail(f"unknown field {name!r}", code=HttpCode.UNKNOWN_FIELD)
                         ]
                         for name in unknown
                     }

@@ -18,10 +18,10 @@ from typing import Any, Literal
 from django.conf import settings
 
 from games.models import Event, Game, Player
-from games.play.errors import ServiceError
+from games.play.errors import ServiceCode, ServiceError
 from games.play.privacy import Viewer, private_game, require_visible
 from games.play.strategy import strategy_load, ten_thousand_tables
-from scoring import ProblemCode, get_ruleset
+from scoring import get_ruleset
 from scoring.match import GameStatus
 from scoring.strategy import SUPPORTED
 from scoring.strategy.analysis import Analysis, analyse
@@ -70,17 +70,17 @@ def game_analysis(
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
     require_visible(private_game(game), viewer or Viewer())
     if not analysable(game.ruleset):
         known = ", ".join([*SUPPORTED, TEN_THOUSAND])
         raise ServiceError(
-            ProblemCode.ANALYSIS_UNAVAILABLE,
+            ServiceCode.ANALYSIS_UNAVAILABLE,
             f"{game.ruleset} games cannot be analysed: analysis is available for {known}",
         )
     if not analysable_game(game):
         raise ServiceError(
-            ProblemCode.ANALYSIS_UNAVAILABLE,
+            ServiceCode.ANALYSIS_UNAVAILABLE,
             f"{TEN_THOUSAND} is analysed in games of one or two seats; this game has "
             f"{len(game.state['totals'])}",
         )

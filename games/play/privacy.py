@@ -14,9 +14,8 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from games.models import Game, Player
-from games.play.errors import ServiceError
+from games.play.errors import ServiceCode, ServiceError
 from games.play.tokens import seat_for_token
-from scoring import ProblemCode
 
 
 @dataclass(frozen=True)
@@ -84,4 +83,4 @@ def may_see(game: Private, viewer: Viewer) -> bool:
 def require_visible(game: Private, viewer: Viewer) -> None:
     """``not_found`` unless ``viewer`` may see the game (``may_see``)."""
     if not may_see(game, viewer):
-        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")

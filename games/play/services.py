@@ -32,10 +32,10 @@ from games.observe.metrics import (
 )
 from games.play import clocks, replays
 from games.play.dice import Committed, commit, dice_for, mind_for
-from games.play.errors import ServiceError
+from games.play.errors import REFUSALS, ServiceCode, ServiceError
 from games.play.strategy import game_strategy_known, game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
-from scoring import ProblemCode, RuleError, get_ruleset
+from scoring import ProblemCode, get_ruleset
 from scoring.commands import TURN_MOVES, Command, Join, Leave
 from scoring.match import GameStatus, Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
@@ -169,7 +169,7 @@ def game_play(
             try:
                 with gamestore.game_change():
                     played, outcome = _play(kept, token, command, if_match, None)
-            except (RuleError, gamestore.Stale):
+            except (*REFUSALS, gamestore.Stale):
                 gamestore.game_forget(game_id)
                 path = PLAYED_READ_AGAIN
             else:
@@ -200,14 +200,14 @@ def _play(
         if first is not None:
             if first.fingerprint != fingerprint:
                 raise ServiceError(
-                    ProblemCode.IDEMPOTENCY_KEY_REUSED,
+                    ServiceCode.IDEMPOTENCY_KEY_REUSED,
                     "this Idempotency-Key was used for a different request",
                 )
             replayed_game, replayed_players = replays.restore(first.snapshot)
             return Played(game=replayed_game, players=replayed_players, replayed=True), None
     if if_match is not None and if_match != game.version:
         raise ServiceError(
-            ProblemCode.VERSION_MISMATCH,
+            ServiceCode.VERSION_MISMATCH,
             f"the game is at version {game.version}, not {if_match}"
         )
     if isinstance(command, TURN_MOVES) and _out_of_time(game, locked.now):
@@ -292,7 +292,7 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
     levels = levels_for(ruleset_id)
     for seat, p in enumerate(players):
         if p.computer is not None and p.computer not in levels:
-            raise RuleError(
+            raise ServiceError(
                 ProblemCode.INVALID,
                 f"{ruleset_id} computer players are: {', '.join(levels)}",
                 field=f"players.{seat}.computer",
@@ -408,7 +408,7 @@ def _locked(game_id: Any) -> gamestore.Locked:
     """The game, locked until the change commits, and its seats; ``not_found`` if none."""
     found = gamestore.game_lock(game_id)
     if found is None:
-        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
     return found
 
 

@@ -26,8 +26,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef
 
 from games.models import Game, Player
-from games.play.errors import ServiceError
-from scoring import ProblemCode, RuleError, get_ruleset
+from games.play.errors import ServiceCode, ServiceError
+from scoring import RuleError, get_ruleset
 from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
 from scoring.strategy.model import resolve
 from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
@@ -77,7 +77,7 @@ def _loaded_or_unavailable(
         pass
     build_in_background(ruleset_id=ruleset_id, options=options)
     raise ServiceError(
-        ProblemCode.STRATEGY_UNAVAILABLE,
+        ServiceCode.STRATEGY_UNAVAILABLE,
         f"{what} is being built; try again in {RETRY_AFTER} seconds",
     )
 

@@ -55,8 +55,8 @@ from games.http.permissions import ProblemRefusals, TeacherOfClassroom
 from games.http.problems import problem
 from games.http.throttles import ClassroomThrottle
 from games.models import Classroom
+from games.play.errors import ServiceCode
 from games.play.selectors import as_shown
-from scoring import ProblemCode
 
 
 class TeacherView(ProblemRefusals):
@@ -193,7 +193,7 @@ class ClassroomView(TeacherView):
                 response_only=True,
                 status_codes=["403"],
                 value=problem(
-                    ProblemCode.QUOTA_ABOVE_DEFAULT,
+                    ServiceCode.QUOTA_ABOVE_DEFAULT,
                     "a teacher may lower the quota, not raise it above the default "
                     "(games_per_hour 6000); ask the service's operator for more",
                 ),

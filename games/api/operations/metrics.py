@@ -25,8 +25,8 @@ from games.http.limits import failure_record
 from games.http.permissions import Operator
 from games.http.problems import problem_response
 from games.observe.metrics import WORK_KINDS
+from games.play.errors import ServiceCode
 from games.work.queue import work_due
-from scoring import ProblemCode
 
 
 class WorkQueue:
@@ -67,7 +67,7 @@ class WorkQueue:
 def metrics(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
     if not token:
-        return problem_response(ProblemCode.NOT_FOUND, f"nothing at {request.path}")
+        return problem_response(ServiceCode.NOT_FOUND, f"nothing at {request.path}")
     given = request.META.get("HTTP_AUTHORIZATION")
     if given is not None and (refused := locked_out(request)) is not None:
         return refused

@@ -17,18 +17,20 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
+from games.http.codes import Code, HttpCode
 from games.http.problems import PROBLEM, problem
+from games.play.errors import ServiceCode
 from scoring import ProblemCode
 
-CODE_OF_STATUS: dict[int, ProblemCode] = {
+CODE_OF_STATUS: dict[int, Code] = {
     400: ProblemCode.INVALID,
-    403: ProblemCode.FORBIDDEN,
-    404: ProblemCode.NOT_FOUND,
-    405: ProblemCode.METHOD_NOT_ALLOWED,
-    406: ProblemCode.NOT_ACCEPTABLE,
-    413: ProblemCode.REQUEST_TOO_LARGE,
-    415: ProblemCode.UNSUPPORTED_MEDIA_TYPE,
-    416: ProblemCode.RANGE_NOT_SATISFIABLE,
+    403: HttpCode.FORBIDDEN,
+    404: ServiceCode.NOT_FOUND,
+    405: HttpCode.METHOD_NOT_ALLOWED,
+    406: HttpCode.NOT_ACCEPTABLE,
+    413: HttpCode.REQUEST_TOO_LARGE,
+    415: HttpCode.UNSUPPORTED_MEDIA_TYPE,
+    416: HttpCode.RANGE_NOT_SATISFIABLE,
 }
 KEPT = {"content-type", "content-length"}  # the problem's own
 
@@ -68,7 +70,7 @@ def _bodiless(response: HttpResponseBase) -> bool:
 
 def problem_for(request: HttpRequest, response: HttpResponseBase) -> JsonResponse:
     status = response.status_code
-    fallback = ProblemCode.SERVER_ERROR if status >= 500 else ProblemCode.INVALID
+    fallback = ServiceCode.SERVER_ERROR if status >= 500 else ProblemCode.INVALID
     code = CODE_OF_STATUS.get(status, fallback)
     try:
         phrase = HTTPStatus(status).phrase
