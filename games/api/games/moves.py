@@ -42,6 +42,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 def move_schema(
     summary: str, request: Any, description: str, examples: list[OpenApiExample]
 ) -> Callable[[F], F]:
+    """The schema every move shares (its headers, the game as the answer, the refusals a
+    move can meet), around what each says of itself."""
     return extend_schema(
         summary=summary,
         description=description,
