@@ -57,9 +57,9 @@ def move_schema(
     )
 
 
+# The moves, each ``POST /games/{id}/<move>/`` with the seat's token. A comment, not a
+# docstring: the schema would show it as the description of every path of GameViewSet.
 class MoveActions:
-    """The moves, each ``POST /games/{id}/<move>/`` with the seat's token."""
-
     @move_schema(
         "Roll the dice",
         RollIn,
