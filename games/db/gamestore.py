@@ -7,7 +7,7 @@ that changed, a joining seat, the events and the entries (``game_update``). The 
 decide what changes, from the rules engine's outcome; this module only stores it, with the
 plain SQL of ``games.db.rows``. On PostgreSQL each step is one round trip: a create is one,
 any other change two (the lock and read, then the writes). A move of a game this process
-wrote last is one: it is decided on the game as this process kept it (``game_kept``;
+wrote last is one: it is decided on the game as this process kept it (``kept_game_take``;
 ``games.db.kept``), and its writes apply only if nobody has written the game since.
 
 The live event streams read a game's log here too (``game_log``), without a lock.
@@ -45,15 +45,16 @@ class Change:
 
 
 @dataclass(frozen=True)
-class Locked:
-    """A game locked for a change, its seats in order, and the database's time when the lock
-    was granted (the time the change is made at: ``games.db.clock``). ``kept``: the game is
-    this process's copy (:func:`game_kept`), locked by nothing: its write is guarded."""
+class GameAtHand:
+    """A game a change is decided on, its seats in order, and the database's time the change
+    is made at (``games.db.clock``). ``locked``: the game was read under its row's lock
+    (:func:`game_lock`); otherwise it is this process's kept copy (:func:`kept_game_take`),
+    locked by nothing, and the change's write is guarded instead (:func:`game_update`)."""
 
     game: Game
     players: list[Player]
     now: dt.datetime
-    kept: bool = False
+    locked: bool = True
 
 
 # The SQLSTATE that ``games_stale()`` raises (migration 0015): a kept game was written since.
@@ -61,7 +62,7 @@ STALE = "GS001"
 
 
 class Stale(Exception):
-    """A change decided on a kept game (``game_kept``) was not written: somebody wrote the
+    """A change decided on a kept game (``kept_game_take``) was not written: somebody wrote the
     game after this process did. Nothing of the change was; decide it again on the game
     read under its lock (``game_lock``)."""
 
@@ -80,7 +81,7 @@ def game_change() -> Iterator[None]:
         raise
 
 
-def game_lock(game_id: Any) -> Locked | None:
+def game_lock(game_id: Any) -> GameAtHand | None:
     """The game, its row locked until the transaction ends, its seats in order and the
     database's time; None for an id that is not a game's.
 
@@ -106,10 +107,10 @@ def game_lock(game_id: Any) -> Locked | None:
         Player.game.field.set_cached_value(player, game)
     now = clock.moment(found[0][-2])
     clock.learn(now)
-    return Locked(game, players, now)
+    return GameAtHand(game, players, now)
 
 
-def game_kept(game_id: Any) -> Locked | None:
+def kept_game_take(game_id: Any) -> GameAtHand | None:
     """A copy of the game as this process wrote it last, with its seats, and the database's
     time worked out without asking it (``clock.estimated``); None when this process keeps
     no such game (or PostgreSQL does not hold it, or the time is not known). Nothing is
@@ -124,15 +125,15 @@ def game_kept(game_id: Any) -> Locked | None:
     if found is None:
         return None
     game, players = found
-    return Locked(game, players, now, kept=True)
+    return GameAtHand(game, players, now, locked=False)
 
 
-def game_keep(game: Game, players: list[Player]) -> None:
-    """Keeps the game as this process just wrote it, for its next move (:func:`game_kept`)."""
+def kept_game_remember(game: Game, players: list[Player]) -> None:
+    """Keeps the game as this process just wrote it, for its next move (:func:`kept_game_take`)."""
     kept.keep(_key(game.pk), game, players)
 
 
-def game_forget(game_id: Any) -> None:
+def kept_game_drop(game_id: Any) -> None:
     """Lets a kept game go (its copy proved stale)."""
     kept.drop(_key(game_id))
 
@@ -161,18 +162,18 @@ def game_insert(game: Game, players: Sequence[Player], change: Change) -> None:
 
 
 def game_update(
-    game: Game, change: Change, *, joined: Sequence[Player] = (), kept: bool = False
+    game: Game, change: Change, *, joined: Sequence[Player] = (), guarded: bool = False
 ) -> None:
     """Writes a change to a game read by ``game_lock``: its version grows by one, its
     changing columns are written, and so are the totals that changed, the seats that
     ``joined`` (which get their ids), the events and the score entries.
 
-    A game ``kept`` (from :func:`game_kept`) is written only if its row is still the version
-    this process wrote (PostgreSQL's ``xmin``: any writer makes a new one), its clock has not
-    run out and its assignment is not due, by the database's clock; otherwise the whole
-    change fails with :class:`Stale`."""
+    A ``guarded`` write (of a game from :func:`kept_game_take`) applies only if its row is
+    still the version this process wrote (PostgreSQL's ``xmin``: any writer makes a new one),
+    its clock has not run out and its assignment is not due, by the database's clock;
+    otherwise the whole change fails with :class:`Stale`."""
     game.version += 1
-    statements = [_game_update(game, kept=kept)]
+    statements = [_game_update(game, guarded=guarded)]
     # A seat joining now is inserted with its total.
     statements.extend(
         rows.update(player, ["total"]) for player in change.totals if player.pk is not None
@@ -216,17 +217,17 @@ def _versioned() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _game_update(game: Game, *, kept: bool) -> rows.Statement:
+def _game_update(game: Game, *, guarded: bool) -> rows.Statement:
     """The update of a game's changing columns; on PostgreSQL it answers the row's new
-    version, and for a ``kept`` game it is guarded (:func:`game_update`) and answers the
+    version, and a ``guarded`` one is guarded (:func:`game_update`) and answers the
     database's time too."""
     statement = rows.update(game, CHANGING)
     if not _versioned():
         return statement
-    if not kept:
+    if not guarded:
         return _returning_xmin(statement)
     # Only the update's own SQL (the model's columns) is formatted in; values are parameters.
-    guarded = (
+    sql = (
         f"WITH changed AS ({statement.sql} AND xmin = %s::xid AND version = %s"  # noqa: S608
         " AND (deadline IS NULL OR deadline > clock_timestamp())"
         " AND (due_at IS NULL OR due_at > clock_timestamp())"
@@ -234,7 +235,7 @@ def _game_update(game: Game, *, kept: bool) -> rows.Statement:
         " SELECT coalesce((SELECT written FROM changed), games_stale()), clock_timestamp()"
     )
     params = [*statement.params, game.__dict__["_xmin"], game.version - 1]
-    return rows.Statement(guarded, params, reads=True)
+    return rows.Statement(sql, params, reads=True)
 
 
 def _returning_xmin(statement: rows.Statement, also: str = "") -> rows.Statement:

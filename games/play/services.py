@@ -154,7 +154,7 @@ def game_play(
     the computer seats that follow play their turns within the same change.
 
     A game this process wrote last is played as it kept it, in one round trip
-    (``gamestore.game_kept``). If somebody wrote it since, or the kept game refuses the
+    (``gamestore.kept_game_take``). If somebody wrote it since, or the kept game refuses the
     command (which the game as it now stands might not), the command is decided again on
     the game read under its lock, as every other one is: only that decision is answered.
     A request with an ``Idempotency-Key`` always reads its game, as it reads its key's
@@ -164,13 +164,13 @@ def game_play(
     game_strategy_require(game_id=game_id)
     path = PLAYED_READ
     if idempotency_key is None:
-        kept = gamestore.game_kept(game_id)
+        kept = gamestore.kept_game_take(game_id)
         if kept is not None:
             try:
                 with gamestore.game_change():
                     played, outcome = _play(kept, token, command, if_match, None)
             except (*REFUSALS, gamestore.Stale):
-                gamestore.game_forget(game_id)
+                gamestore.kept_game_drop(game_id)
                 path = PLAYED_READ_AGAIN
             else:
                 PLAYED_KEPT.inc()
@@ -182,17 +182,17 @@ def game_play(
 
 
 def _play(
-    locked: gamestore.Locked,
+    at_hand: gamestore.GameAtHand,
     token: str | None,
     command: Command,
     if_match: int | None,
     idempotency_key: str | None,
 ) -> tuple[Played, Outcome | None]:
-    """:func:`game_play` on the game ``locked`` (read under its lock, or kept), inside the
+    """:func:`game_play` on the game ``at_hand`` (read under its lock, or kept), inside the
     change's transaction; the outcome to count, None for a replayed answer."""
-    game, players = locked.game, locked.players
+    game, players = at_hand.game, at_hand.players
     seat = seat_for_token(players, token).seat
-    _check_not_due(game, locked.now)
+    _check_not_due(game, at_hand.now)
     # Only a request that may be replayed needs its fingerprint.
     fingerprint = _fingerprint(seat, command) if idempotency_key is not None else ""
     if idempotency_key is not None:
@@ -210,7 +210,7 @@ def _play(
             ServiceCode.VERSION_MISMATCH,
             f"the game is at version {game.version}, not {if_match}"
         )
-    if isinstance(command, TURN_MOVES) and _out_of_time(game, locked.now):
+    if isinstance(command, TURN_MOVES) and _out_of_time(game, at_hand.now):
         raise ServiceError(
             ProblemCode.NOT_YOUR_TURN,
             "the time for this move ran out: the turn is played for you"
@@ -220,8 +220,8 @@ def _play(
     )
     before = hooks.position(game)
     change = _apply(game, players, outcome)
-    _set_clock(game, players, moved=seat, now=locked.now)
-    gamestore.game_update(game, change, kept=locked.kept)
+    _set_clock(game, players, moved=seat, now=at_hand.now)
+    gamestore.game_update(game, change, guarded=not at_hand.locked)
     hooks.game_changed(game, players, before)
     if idempotency_key is not None:
         IdempotencyRecord.objects.create(
@@ -236,7 +236,7 @@ def _play(
 def _played(played: Played, outcome: Outcome | None) -> Played:
     """A change committed: its game kept for the next move here, its moves counted."""
     if outcome is not None:
-        gamestore.game_keep(played.game, played.players)
+        gamestore.kept_game_remember(played.game, played.players)
         _count_moves(played.game, outcome)
     return played
 
@@ -404,7 +404,7 @@ def _check_not_due(game: Game, now: dt.datetime) -> None:
         )
 
 
-def _locked(game_id: Any) -> gamestore.Locked:
+def _locked(game_id: Any) -> gamestore.GameAtHand:
     """The game, locked until the change commits, and its seats; ``not_found`` if none."""
     found = gamestore.game_lock(game_id)
     if found is None:
