@@ -11,7 +11,8 @@ database connection. An event stream (``/api/v1/games/<id>/stream/``) is opened 
 its body is an async generator, which the event loop sends, waiting without a thread or a
 connection. The quickest requests (a move, a game's creation or read: ``games.serving.quick``)
 are not handed over at all: they run on the event loop's own thread, unless
-``SERVER_QUICK_ON_LOOP`` is false.
+``SERVER_QUICK_ON_LOOP`` is false. With ``SERVER_BRIDGE=plain`` Django's own ASGI handler
+serves instead (the reference the threaded bridge is measured against: docs/architecture.md).
 
 Served by uvicorn (``make run``) or gunicorn with uvicorn workers (``docker-compose.yml``),
 from one address. The ASGI lifespan is optional: with it, a worker closes its listener for
@@ -22,6 +23,7 @@ import os
 from typing import Any
 
 from django.conf import settings
+from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
 from games.serving.quick import quick_now
@@ -29,12 +31,20 @@ from games.serving.threaded_wsgi import ThreadedWSGI
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-api = ThreadedWSGI(
-    get_wsgi_application(),
-    threads=settings.SERVER_THREADS,
-    max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**21,
-    quick=quick_now if settings.SERVER_QUICK_ON_LOOP else None,
-)
+
+def bridge() -> Any:
+    """The ASGI application that runs Django's requests, as ``SERVER_BRIDGE`` says."""
+    if settings.SERVER_BRIDGE == "plain":
+        return get_asgi_application()
+    return ThreadedWSGI(
+        get_wsgi_application(),
+        threads=settings.SERVER_THREADS,
+        max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**21,
+        quick=quick_now if settings.SERVER_QUICK_ON_LOOP else None,
+    )
+
+
+api = bridge()
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

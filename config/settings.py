@@ -9,7 +9,15 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
+from config.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_str,
+    proxy_ssl_header,
+    secret_key_from_file,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -141,6 +149,20 @@ SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
 # Moves, creations and reads of a game run on the worker's event loop's own thread instead
 # (games.serving.quick): no hand-over to a thread, no wait for the interpreter lock.
 SERVER_QUICK_ON_LOOP = env_bool("SERVER_QUICK_ON_LOOP", True)
+# -- the fast path's other pieces, each of which can be turned off; all off is the plain Django
+# way (docs/operations.md, "The fast path's switches"; what each buys: docs/architecture.md).
+# "threaded" (games.serving.threaded_wsgi) or "plain" (Django's own ASGI handler).
+SERVER_BRIDGE = env_choice("SERVER_BRIDGE", "threaded", ("threaded", "plain"))
+# Paced accepts spread connections opened together over the workers (games.serving.worker).
+SERVER_ACCEPT_PACING = env_bool("SERVER_ACCEPT_PACING", True)
+# A change's statements sent together, in one round trip (games.db.rows); false: one by one.
+DATABASE_PIPELINE = env_bool("DATABASE_PIPELINE", True)
+# "orjson" (games.http.fastjson, games.http.negotiation) or "drf" (DRF's own JSON).
+API_JSON = env_choice("API_JSON", "orjson", ("orjson", "drf"))
+# A stream sends the events its notification carries (games.db.notify); false: it reads the log.
+STREAMS_NEWS = env_bool("STREAMS_NEWS", True)
+# Each thread keeps a move body's fields (games.api.games.requests) instead of DRF's copy.
+MOVE_FIELDS_PER_THREAD = env_bool("MOVE_FIELDS_PER_THREAD", True)
 
 # On PostgreSQL, a pool of connections per worker process.
 # Each request borrows a connection from psycopg's pool and gives it back when it ends, so
@@ -277,12 +299,22 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 # ---------------------------------------------------------------------------------------------
 
+JSON_CLASSES = {
+    "orjson": {
+        "DEFAULT_RENDERER_CLASSES": ["games.http.fastjson.FastJSONRenderer"],
+        "DEFAULT_PARSER_CLASSES": ["games.http.fastjson.FastJSONParser"],
+        "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.http.negotiation.QuickContentNegotiation",
+    },
+    "drf": {
+        "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+        "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+        "DEFAULT_CONTENT_NEGOTIATION_CLASS": "rest_framework.negotiation.DefaultContentNegotiation",
+    },
+}
 REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES,
-    # DRF's JSON, written and read by orjson (games.http.fastjson).
-    "DEFAULT_RENDERER_CLASSES": ["games.http.fastjson.FastJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["games.http.fastjson.FastJSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.http.negotiation.QuickContentNegotiation",
+    # DRF's JSON, written and read by orjson (games.http.fastjson), unless API_JSON is "drf".
+    **JSON_CLASSES[API_JSON],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,

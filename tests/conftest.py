@@ -13,6 +13,20 @@ def on_postgres() -> bool:
 postgres_only = pytest.mark.skipif(not on_postgres(), reason="needs PostgreSQL (DATABASE_URL)")
 
 
+def fast_path_switched_off() -> bool:
+    """Whether the environment turns off a piece of the fast path (``tests.bench.pieces``):
+    the suite then runs the plain way, and the tests that pin that piece's own workings (its
+    round trips, its kept games) are skipped."""
+    from tests.bench.pieces import ALL_OFF
+
+    return any(os.environ.get(name, "").lower() == off for name, off in ALL_OFF.items())
+
+
+pins_the_fast_path = pytest.mark.skipif(
+    fast_path_switched_off(), reason="pins a piece of the fast path that a setting turned off"
+)
+
+
 def by_database(*, sqlite: int, postgresql: int) -> int:
     """The figure for the database the tests run on: a query count, where PostgreSQL sends
     several statements in one round trip (``games.db.rows.run``) and SQLite cannot."""

@@ -125,3 +125,25 @@ def test_the_deployment_check_notices_a_missing_https_setting(variable):
     answer = check_deploy(env)
     assert answer.returncode != 0
     assert "WARNING" in answer.stderr + answer.stdout
+
+
+def test_every_piece_of_the_fast_path_is_on_unless_its_switch_turns_it_off(tmp_path):
+    key = {"SECRET_KEY_FILE": str(tmp_path / "k")}
+    assert setting("SERVER_BRIDGE", **key) == "threaded"
+    assert setting("SERVER_BRIDGE", SERVER_BRIDGE="Plain", **key) == "plain"
+    renderers = "REST_FRAMEWORK['DEFAULT_RENDERER_CLASSES']"
+    assert setting(renderers, **key) == "['games.http.fastjson.FastJSONRenderer']"
+    assert setting(renderers, API_JSON="drf", **key) == "['rest_framework.renderers.JSONRenderer']"
+    assert setting("DATABASE_PIPELINE", DATABASE_PIPELINE="false", **key) == "False"
+
+
+def test_a_switch_in_an_unknown_position_stops_the_service_with_its_choices(tmp_path):
+    answer = subprocess.run(
+        [sys.executable, "-c", "import django; from django.conf import settings; settings.DEBUG"],
+        cwd=ROOT,
+        env={**base_environment(), "DJANGO_SETTINGS_MODULE": "config.settings",
+             "SECRET_KEY_FILE": str(tmp_path / "k"), "SERVER_BRIDGE": "fast"},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert answer.returncode != 0
+    assert "SERVER_BRIDGE must be one of threaded, plain, not 'fast'" in answer.stderr

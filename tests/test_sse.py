@@ -33,6 +33,7 @@ from games.api.games.stream import (
 )
 from games.db import notify
 from games.db.notify import Listener, listen_parameters
+from tests.conftest import pins_the_fast_path
 
 GAME = uuid.UUID("3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10")
 
@@ -392,6 +393,7 @@ def test_a_wake_up_while_the_stream_is_busy_is_not_lost() -> None:
     asyncio.run(scenario())
 
 
+@pins_the_fast_path
 def test_the_listener_hands_each_stream_its_games_news_and_none_after_reconnecting() -> None:
     async def scenario() -> None:
         server = FakeServer()

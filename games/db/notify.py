@@ -164,8 +164,10 @@ class Listener:
         return sum(len(followers) for followers in self._followers.values())
 
     def _wake(self, game: str, news: str) -> None:
+        # Without news (``STREAMS_NEWS`` off, the plain way) each stream reads its game's log.
+        given = news if settings.STREAMS_NEWS else None
         for subscription in self._followers.get(game, ()):
-            subscription.wake(news)
+            subscription.wake(given)
 
     def _wake_all(self) -> None:
         for followers in self._followers.values():

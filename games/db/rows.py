@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 import psycopg
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg.types.json import Jsonb
@@ -84,8 +85,9 @@ def _pipelined(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
 
 
 def _together() -> bool:
-    """Whether several statements may go to the server in one round trip: PostgreSQL."""
-    return _database().vendor == "postgresql"
+    """Whether several statements may go to the server in one round trip: PostgreSQL, unless
+    ``settings.DATABASE_PIPELINE`` is off (then they go one by one, as on SQLite)."""
+    return _database().vendor == "postgresql" and settings.DATABASE_PIPELINE
 
 
 # -- a change in two round trips ------------------------------------------------------------
@@ -158,10 +160,10 @@ def later(
 def _idle_connection() -> psycopg.Connection[Any] | None:
     """The driver's connection when a change may open its transaction itself: PostgreSQL,
     no transaction begun yet (an atomic block around this one may have begun one; a test's,
-    say)."""
+    say), statements sent together (``settings.DATABASE_PIPELINE``)."""
     db = _database()
     # More than one atomic block open: the one just entered sits inside another.
-    if db.vendor != "postgresql" or db.savepoint_ids or len(db.atomic_blocks) > 1:
+    if not _together() or db.savepoint_ids or len(db.atomic_blocks) > 1:
         return None
     db.ensure_connection()
     raw = db.connection

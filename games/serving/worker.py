@@ -12,7 +12,8 @@ loop serving a move) takes none meanwhile. A worker holding ``SPREAD_BELOW`` con
 more (a crowd of event streams, say) accepts without pausing: among that many, chance
 spreads the load, and a crowd needs no millisecond per member. The accepted socket goes to
 uvicorn's own protocol, as uvicorn's server would hand it over
-(``loop.connect_accepted_socket``).
+(``loop.connect_accepted_socket``). With ``SERVER_ACCEPT_PACING`` off, uvicorn's own server
+accepts instead (the reference: docs/architecture.md).
 """
 
 import asyncio
@@ -129,8 +130,11 @@ class Worker(UvicornWorker):
     """``--worker-class games.serving.worker.Worker``: uvicorn's worker, sharing connections."""
 
     async def _serve(self) -> None:
+        from django.conf import settings  # the application, loaded by now, configured it
+
         self.config.app = self.wsgi
-        server = SharingServer(config=self.config)
+        paced = settings.SERVER_ACCEPT_PACING
+        server = SharingServer(config=self.config) if paced else Server(config=self.config)
         self._install_sigquit_handler()
         await server.serve(sockets=self.sockets)
         if not server.started:

@@ -8,9 +8,9 @@ from django.test.utils import CaptureQueriesContext
 
 from games.db import kept, rows
 from games.models import Game, IdempotencyRecord
-from tests.conftest import postgres_only
+from tests.conftest import pins_the_fast_path, postgres_only
 
-pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
+pytestmark = [postgres_only, pins_the_fast_path, pytest.mark.django_db(transaction=True)]
 
 
 def idle() -> bool:

@@ -15,11 +15,11 @@ from games.db import clock, kept
 from games.db.clock import db_now
 from games.models import Event, Game
 from tests.bench.queries import round_trips
-from tests.conftest import postgres_only
+from tests.conftest import pins_the_fast_path, postgres_only
 
 from .conftest import Api, assert_problem
 
-pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
+pytestmark = [postgres_only, pins_the_fast_path, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

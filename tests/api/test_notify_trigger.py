@@ -12,7 +12,7 @@ from games.api.games import stream
 from games.db import notify
 from games.db.notify import CHANNEL, listen_parameters
 from games.models import Event, Game
-from tests.conftest import postgres_only
+from tests.conftest import pins_the_fast_path, postgres_only
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 
@@ -86,6 +86,7 @@ def test_a_refused_move_and_a_rolled_back_change_announce_nothing(api, listener)
     assert heard(listener) == []
 
 
+@pins_the_fast_path
 def test_a_stream_is_sent_each_move_from_its_notification_without_reading_the_log(api) -> None:
     """The process's real listener, a stream of the game, two moves: the stream reads the log
     once, as it opens, and is sent each move from the notification alone."""

@@ -7,9 +7,9 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 
 from games.db import pipeline, rows
 from games.models import Game
-from tests.conftest import postgres_only
+from tests.conftest import pins_the_fast_path, postgres_only
 
-pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
+pytestmark = [postgres_only, pins_the_fast_path, pytest.mark.django_db(transaction=True)]
 
 
 def ours() -> set[str]:

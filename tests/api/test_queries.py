@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.bench.queries import round_trips
-from tests.conftest import by_database
+from tests.conftest import by_database, pins_the_fast_path
 
 # Each move's statements, as SQLite runs them one by one and PostgreSQL in fewer round trips.
 MOVE_QUERIES = {
@@ -42,6 +42,7 @@ def test_listing_games_does_not_grow_with_games_or_seats(api, django_assert_num_
         ("scratch", {"category": "yahtzee"}),
     ],
 )
+@pins_the_fast_path
 def test_a_move_costs_at_most_ten_queries(api, django_assert_num_queries, action, body):
     game = api.create(tuple(f"P{i}" for i in range(8)))
     if action != "roll":
@@ -59,6 +60,7 @@ def test_a_move_costs_at_most_ten_queries(api, django_assert_num_queries, action
         )
 
 
+@pins_the_fast_path
 def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_num_queries):
     game = api.create()
     for _ in range(12):
@@ -76,6 +78,7 @@ def test_the_last_move_of_a_game_stays_within_budget(api, django_assert_num_quer
 
 
 @pytest.mark.django_db(transaction=True)  # commits for real, as the service does: no savepoints
+@pins_the_fast_path
 def test_a_whole_game_costs_what_the_load_benchmark_prints() -> None:
     """The queries per request that ``make bench`` prints (tests/bench/queries.py), pinned.
 
@@ -103,6 +106,7 @@ def test_a_whole_game_costs_what_the_load_benchmark_prints() -> None:
 
 
 @pytest.mark.django_db(transaction=True)  # commits for real, as the service does: no savepoints
+@pins_the_fast_path
 def test_a_join_writes_its_new_seat_with_the_rest_of_the_change(api) -> None:
     """A join, like a move, reads its game and seats and writes, the new seat with the rest:
     on PostgreSQL the read (which opens the transaction) and the writes (which commit it); on

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.db.gamestore import Change, game_insert, game_lock, game_log, game_update
 from games.models import Event, Game, Player, ScoreEntry
+from tests.conftest import pins_the_fast_path
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +112,7 @@ def test_an_id_that_is_no_games_finds_nothing(game_id: object) -> None:
     assert game_log(game_id, after=0, limit=5) is None
 
 
+@pins_the_fast_path
 def test_on_postgresql_each_step_is_one_round_trip() -> None:
     """SQLite takes one statement per call: the game, the two seats' insert, the events'
     and the entry's; then the game and its seats; then the game, Ann's total and the event."""

@@ -4,6 +4,7 @@ and the query strings of its list, its log and its analysis."""
 import threading
 from typing import Any, ClassVar, NoReturn
 
+from django.conf import settings
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -145,6 +146,8 @@ class CommandIn(StrictSerializer):
         one body at a time, so each thread keeps one set per body class, and DRF binds them
         to the new serializer as it binds any field (which sets each one's ``source``
         anew: it is cleared for that, as a field is made)."""
+        if not settings.MOVE_FIELDS_PER_THREAD:
+            return super().get_fields()
         kept: dict[type, dict[str, serializers.Field]] = _kept.__dict__.setdefault("fields", {})
         fields = kept.get(type(self))
         if fields is None:
