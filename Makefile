@@ -17,7 +17,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := run
-.PHONY: run test check lint typecheck install clean schema-check bench
+.PHONY: run test check lint typecheck install clean schema-check bench bench-pieces
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -122,3 +122,9 @@ $(BENCH_INSTALLED): pyproject.toml $(INSTALLED)
 
 bench: $(BENCH_INSTALLED)
 	BENCH_POSTGRES=$(BENCH_POSTGRES) $(BIN)/python -m tests.bench.run $(BENCH_ARGS)
+	BENCH_POSTGRES=$(BENCH_POSTGRES) $(BIN)/python -m tests.bench.pieces $(PIECES_ARGS)
+
+# What each piece of the fast path buys a move (tests/bench/pieces.py; also the end of make
+# bench): all on, each off in turn, all off. E.g. make bench-pieces PIECES_ARGS="--rounds 2".
+bench-pieces: $(BENCH_INSTALLED)
+	BENCH_POSTGRES=$(BENCH_POSTGRES) $(BIN)/python -m tests.bench.pieces $(PIECES_ARGS)
