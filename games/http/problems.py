@@ -42,6 +42,7 @@ _TITLE_OF_STATUS = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Move not allowed",
     412: "Version mismatch",
     413: "Request too large",
@@ -49,6 +50,7 @@ _TITLE_OF_STATUS = {
     416: "Range not satisfiable",
     422: "Idempotency key reused",
     429: "Too many requests",
+    431: "Request header fields too large",
     500: "Server error",
     503: "Service unavailable",
 }
@@ -80,6 +82,7 @@ PROBLEM_TYPES: dict[ProblemCode, ProblemType] = {
     ProblemCode.NOT_FOUND: _type(404),
     ProblemCode.METHOD_NOT_ALLOWED: _type(405),
     ProblemCode.NOT_ACCEPTABLE: _type(406),
+    ProblemCode.REQUEST_TIMEOUT: _type(408),  # the server's own (games.serving.protocol)
     ProblemCode.NOT_YOUR_TURN: _type(409),
     ProblemCode.GAME_NOT_ACTIVE: _type(409),
     ProblemCode.NO_ROLLS_LEFT: _type(409),
@@ -101,6 +104,7 @@ PROBLEM_TYPES: dict[ProblemCode, ProblemType] = {
     ProblemCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
     ProblemCode.IDEMPOTENCY_KEY_REUSED: _type(422),
     ProblemCode.THROTTLED: _type(429),
+    ProblemCode.HEADERS_TOO_LARGE: _type(431),  # the server's own (games.serving.protocol)
     ProblemCode.SERVER_ERROR: _type(500),
     ProblemCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
     ProblemCode.STRATEGY_UNAVAILABLE: _type(503, retry_after=STRATEGY_RETRY_AFTER),
