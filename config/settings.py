@@ -141,6 +141,14 @@ SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
 # Moves, creations and reads of a game run on the worker's event loop's own thread instead
 # (games.serving.quick): no hand-over to a thread, no wait for the interpreter lock.
 SERVER_QUICK_ON_LOOP = env_bool("SERVER_QUICK_ON_LOOP", True)
+# The bounds of a request's head (its request line and header fields), enforced by the
+# service's HTTP protocol (games.serving.protocol) for uvicorn and gunicorn alike: neither
+# bounds them for httptools' parser. A head with more fields than this, or more bytes, is
+# refused with 431 and the connection closed; one not received whole within this many
+# seconds of its first byte (of the connection's opening, for its first request) with 408.
+SERVER_HEAD_MAX_FIELDS = env_int("SERVER_HEAD_MAX_FIELDS", 100, minimum=1)
+SERVER_HEAD_MAX_BYTES = env_int("SERVER_HEAD_MAX_BYTES", 16384, minimum=1024)
+SERVER_HEAD_TIMEOUT = env_int("SERVER_HEAD_TIMEOUT", 15, minimum=1)
 
 # On PostgreSQL, a pool of connections per worker process.
 # Each request borrows a connection from psycopg's pool and gives it back when it ends, so
@@ -363,6 +371,9 @@ ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"one_line": {"()": "games.observe.logs.OneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # A request naming another host: one line, not a traceback (games.observe.logs).
+    "loggers": {"django.security.DisallowedHost": {"filters": ["one_line"]}},
 }

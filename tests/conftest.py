@@ -32,6 +32,7 @@ LIVE = "tests/live/"
 OWN_SERVERS = (
     LIVE + "test_schemathesis.py", LIVE + "test_limits_live.py",
     LIVE + "test_database_outage.py", LIVE + "test_worker_chaos.py",
+    LIVE + "test_http_edges.py", LIVE + "test_make_run.py",
 )
 FIRST = (LIVE + "browser/", LIVE + "test_schemathesis.py", LIVE)
 

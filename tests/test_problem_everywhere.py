@@ -149,6 +149,13 @@ def test_an_unknown_host_is_a_problem(client, path):
     assert response.status_code == 400 and problem_of(response)["code"] == "invalid"
 
 
+def test_an_unknown_host_is_logged_in_one_line(client, caplog):
+    client.get("/api/v1/games/", HTTP_HOST="evil.example")
+    (record,) = [r for r in caplog.records if r.name.startswith("django")]
+    assert "evil.example" in record.getMessage()
+    assert record.exc_info is None and record.levelname == "WARNING"
+
+
 def test_the_admin_csrf_page_is_html_for_a_person_and_says_so(db):
     client = Client(enforce_csrf_checks=True)
     response = client.post("/admin/login/", {"username": "a", "password": "b"})

@@ -44,6 +44,7 @@ _TITLE_OF_STATUS = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Move not allowed",
     412: "Version mismatch",
     413: "Request too large",
@@ -51,6 +52,7 @@ _TITLE_OF_STATUS = {
     416: "Range not satisfiable",
     422: "Idempotency key reused",
     429: "Too many requests",
+    431: "Request header fields too large",
     500: "Server error",
     503: "Service unavailable",
 }
@@ -83,6 +85,7 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     ServiceCode.NOT_FOUND: _type(404),
     HttpCode.METHOD_NOT_ALLOWED: _type(405),
     HttpCode.NOT_ACCEPTABLE: _type(406),
+    HttpCode.REQUEST_TIMEOUT: _type(408),  # the server's own (games.serving.protocol)
     ProblemCode.NOT_YOUR_TURN: _type(409),
     ProblemCode.GAME_NOT_ACTIVE: _type(409),
     ProblemCode.NO_ROLLS_LEFT: _type(409),
@@ -104,6 +107,7 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     HttpCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
     ServiceCode.IDEMPOTENCY_KEY_REUSED: _type(422),
     HttpCode.THROTTLED: _type(429),
+    HttpCode.HEADERS_TOO_LARGE: _type(431),  # the server's own (games.serving.protocol)
     ServiceCode.SERVER_ERROR: _type(500),
     HttpCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
     ServiceCode.STRATEGY_UNAVAILABLE: _type(503, retry_after=STRATEGY_RETRY_AFTER),

@@ -25,6 +25,10 @@ log = logging.getLogger("games.work")
 # The connection to the database was lost or refused: the whole sweep waits, no item is
 # blamed for it.
 CONNECTION_TROUBLE = (OperationalError, InterfaceError)
+# Failures that are foreseen and say all in their message (a finished game's figures wait
+# for its strategy table, being built): logged in one line at each try, where a traceback
+# every few seconds would bury the unforeseen ones, which keep theirs.
+FORESEEN = (figures.TableMissing,)
 
 
 class PassedOver:
@@ -76,10 +80,14 @@ def sweep(
                     do(item)
             except CONNECTION_TROUBLE:
                 raise
-            except Exception:
+            except Exception as failure:
                 wait = passed_over.failed(item)
                 WORK_FAILURES.labels(kind).inc()
-                log.exception("%s %s failed: tried again in %.0f s", kind, item, wait)
+                if isinstance(failure, FORESEEN):
+                    log.warning("%s %s put off (%s): tried again in %.0f s",
+                                kind, item, failure, wait)
+                else:
+                    log.exception("%s %s failed: tried again in %.0f s", kind, item, wait)
                 continue
         passed_over.done(item)
         done += 1

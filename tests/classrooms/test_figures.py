@@ -9,6 +9,7 @@ from django.apps import apps
 
 from games.classrooms import figures
 from games.models import Game, Player
+from games.work import sweeps
 from scoring.strategy import prepare_table
 from tests.api.conftest import run_due_work
 
@@ -60,7 +61,8 @@ def test_only_a_students_finished_game_leaves_figures_to_keep(classes, forced):
 
 
 def test_a_missing_table_puts_the_figures_off_not_away(classes, forced, settings, tmp_path: Path,
-                                                      monkeypatch):
+                                                      monkeypatch, caplog):
+    caplog.set_level("INFO", logger="games.work")
     room = classes.open()
     classes.join(room, "Ann")
     game = finished_game(classes, room)
@@ -72,6 +74,25 @@ def test_a_missing_table_puts_the_figures_off_not_away(classes, forced, settings
     assert Player.objects.get(game_id=game["id"], seat=0).accuracy is None
     assert not Game.objects.get(pk=game["id"]).figures_kept  # still due: tried again later
     assert figures.figures_due() is not None
+    # Foreseen, and tried again every few seconds: one line each time, no traceback.
+    logged = [r for r in caplog.records if r.name == "games.work"]
+    assert len(logged) == 1 and logged[0].exc_info is None
+    assert "being built" in logged[0].getMessage() and "tried again" in logged[0].getMessage()
+
+
+def test_an_unforeseen_failure_of_the_figures_keeps_its_traceback(classes, forced, monkeypatch,
+                                                                  caplog):
+    room = classes.open()
+    classes.join(room, "Ann")
+    finished_game(classes, room)
+
+    def broken(**_: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(sweeps, "_keep", lambda game_id: broken())
+    run_due_work()
+    logged = [r for r in caplog.records if r.name == "games.work"]
+    assert len(logged) == 1 and logged[0].exc_info is not None
 
 
 def test_the_games_finished_before_are_filled_in_too(classes, forced):
