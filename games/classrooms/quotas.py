@@ -15,7 +15,7 @@ from games.models import Classroom
 from games.play.errors import ServiceError
 from scoring import ProblemCode
 
-FIELDS = ("games_per_hour", "advice_per_hour")
+FIELDS = ("games_per_hour", "advice_per_hour", "computer_moves_per_hour")
 
 
 def quota_defaults() -> dict[str, int]:
