@@ -2,13 +2,19 @@
 caller by their cost, so one address cannot keep the processors busy with games of
 computers, while a class playing against computers all evening is never stopped."""
 
+import uuid
+
+import pytest
+
 import config.settings as defaults
 from games.http.limits import parse_rates
 from games.http.throttles import create_estimate, move_weight
 from games.models import Game
 from scoring.match import Seat
+from tests.conftest import postgres_only
 
-from .conftest import assert_problem
+from .conftest import ClassApi, assert_problem
+from .test_concurrency import race
 
 BOTS = [{"name": f"Bot{i}", "computer": "random"} for i in range(8)]
 # What the budget reserves before a game of 8 random Yahtzee computers: 13 boxes x 4 moves.
@@ -111,6 +117,22 @@ def test_a_teacher_may_lower_the_computer_quota_but_not_raise_it(classes, settin
     assert_problem(bots_game(classes, key=key, seats=4), 429, "throttled")
     # The address without a key is held to the deployment's budget, not the classroom's.
     assert bots_game(classes).status_code == 201
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("cache", ["test default", "database"])
+def test_racing_games_of_computers_never_pass_the_budget(settings, cache):
+    """Two reservations fit the budget, a third never does, and after two games (286 each)
+    no third fits either, in whatever order the racing requests reach the counters."""
+    if cache == "database":
+        settings.CACHES = {"default": {
+            "BACKEND": "games.db.cache.DatabaseCache", "LOCATION": "dice_cache",
+            "KEY_PREFIX": f"race-{uuid.uuid4().hex}",
+        }}
+    settings.THROTTLE_RATES = {"computers": f"{2 * EIGHT_BOTS + 100}/minute"}
+    answers = race(8, lambda client: bots_game(ClassApi(client)).status_code)
+    assert sorted(answers) == [201] * 2 + [429] * 6
 
 
 # -- the defaults ----------------------------------------------------------------------------
