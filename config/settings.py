@@ -227,9 +227,10 @@ THROTTLE_RATES = {
     # A game's record and the check of one (a whole log each; a check replays the game).
     "records": env_str("THROTTLE_RECORDS", "30/minute"),
     # The computer seats' moves played within requests, weighted by their cost (a unit is
-    # about 0.1 ms of a core): a whole game of 8 optimal Maxi Yatzy computers is about
-    # 4,400. See docs/operations.md, "Limits", for the figures.
-    "computers": env_str("THROTTLE_COMPUTERS", "60000/minute,2400000/hour"),
+    # about 0.1 ms of the web process's core, and as much again of PostgreSQL's): a whole
+    # game of 8 optimal Maxi Yatzy computers is about 4,400. docs/operations.md, "Limits",
+    # has the figures.
+    "computers": env_str("THROTTLE_COMPUTERS", "20000/minute,1200000/hour"),
 }
 # Requests carrying an API key count per key, and also per address against this many times
 # the limits above: keys (and classrooms, which anyone may open) do not multiply what one

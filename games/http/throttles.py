@@ -234,9 +234,10 @@ def _refusal(wait: float) -> Throttled:
 
 
 # What one computer move costs the request that plays it, in units of the budget: about a
-# tenth of a millisecond of a core each, the whole request's work (the players' choice, the
-# engine, the log's rows, the answer) by tests/bench/computer_costs.py --requests, rounded
-# up: docs/operations.md has the figures.
+# tenth of a millisecond of the web process's core each, the whole request's work (the
+# player's choice, the engine, the log's rows, the answer) by tests/bench/computer_costs.py
+# --requests, rounded up; PostgreSQL spends about as much again. docs/operations.md has the
+# figures.
 CHEAP_MOVE = 1  # box games' random and greedy levels
 TABLE_MOVE = 4  # optimal, looked up in a solved table
 SEARCHED_MOVE = 7  # Maxi Yatzy's optimal: a heuristic searched at every move
