@@ -150,16 +150,26 @@ def test_a_computer_move_costs_by_its_level():
     assert move_weight("yahtzee", "optimal") < move_weight("maxi-yatzy", "optimal")
 
 
-def test_the_default_budget_stops_a_loop_of_optimal_maxi_games_within_seconds():
+def test_the_default_budget_stops_a_loop_of_optimal_maxi_games_within_seconds(
+    classes, settings
+):
     """Eight optimal Maxi Yatzy computers: about 4,400 units, 0.4 s of the web process's
-    core a game and as much of PostgreSQL's (docs/operations.md): the minute's budget holds
-    at most 4 of them, the hour's 270, about 4 minutes of a core."""
-    minute, hour = budget()
+    core a game and as much of PostgreSQL's (docs/operations.md): a loop has 4 played, then
+    is refused until the minute ends; the hour's budget holds about 270."""
+    _, hour = budget()
     seats = [Seat(f"Bot{i}", "optimal") for i in range(8)]
     game = create_estimate(ruleset_id="maxi-yatzy", players=seats, open_seats=0)
-    assert 4_000 < game < 5_000
-    assert minute // game <= 4
-    assert hour // game <= 270
+    assert 4_000 < game < 5_000 and hour // game <= 270
+    settings.THROTTLE_RATES = dict(defaults.THROTTLE_RATES)
+    body = {"ruleset": "maxi-yatzy", "players": [
+        {"name": s.name, "computer": s.computer} for s in seats
+    ]}
+    answers = [
+        classes.client.post("/api/v1/games/", body | {"seed": seed}, format="json")
+        for seed in range(5)
+    ]
+    assert [a.status_code for a in answers] == [201] * 4 + [429]
+    assert 1 <= int(answers[-1]["Retry-After"]) <= 61
 
 
 def test_a_class_of_30_against_computers_all_evening_stays_within_the_budget(classes, settings):
