@@ -235,16 +235,24 @@ THROTTLE_RATES = {
     "moves": env_str("THROTTLE_MOVES", ""),
     # A game's record and the check of one (a whole log each; a check replays the game).
     "records": env_str("THROTTLE_RECORDS", "30/minute"),
+    # The computer seats' moves played within requests, weighted by their cost (a unit is
+    # about 0.1 ms of the web process's core, and as much again of PostgreSQL's): a whole
+    # game of 8 optimal Maxi Yatzy computers is about 4,400. docs/operations.md, "Limits",
+    # has the figures.
+    "computers": env_str("THROTTLE_COMPUTERS", "20000/minute,1200000/hour"),
 }
 # Requests carrying an API key count per key, and also per address against this many times
 # the limits above: keys (and classrooms, which anyone may open) do not multiply what one
 # address may do.
 THROTTLE_KEYED_ADDRESS_FACTOR = env_int("THROTTLE_KEYED_ADDRESS_FACTOR", 10, minimum=1)
+# The same for the computers' budget, whose units are a core's work: a lower factor.
+THROTTLE_COMPUTERS_KEYED_FACTOR = env_int("THROTTLE_COMPUTERS_KEYED_FACTOR", 3, minimum=1)
 # What each key of a new classroom may do per hour. A teacher may lower a classroom's quota;
 # only an operator raises it (in the admin).
 CLASSROOM_QUOTA = {
     "games_per_hour": env_int("QUOTA_GAMES_PER_HOUR", 6000, minimum=1),
     "advice_per_hour": env_int("QUOTA_ADVICE_PER_HOUR", 10000, minimum=1),
+    "computer_moves_per_hour": env_int("QUOTA_COMPUTER_MOVES_PER_HOUR", 600000, minimum=1),
 }
 # Behind proxies, how many append to X-Forwarded-For; 0: the header is ignored.
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)

@@ -97,6 +97,7 @@ class ClassroomForm(forms.ModelForm):
 
     games_per_hour = forms.IntegerField(min_value=1, required=False)
     advice_per_hour = forms.IntegerField(min_value=1, required=False)
+    computer_moves_per_hour = forms.IntegerField(min_value=1, required=False)
 
     class Meta:
         model = Classroom
@@ -124,7 +125,8 @@ class ClassroomAdmin(admin.ModelAdmin):
     list_display = ("name", "join_code", "joining", "student_count", "game_count", "created_at")
     search_fields = ("name", "join_code", "students__name")
     fields = (
-        "id", "name", "join_code", "joining", "games_per_hour", "advice_per_hour", "created_at"
+        "id", "name", "join_code", "joining", "games_per_hour", "advice_per_hour",
+        "computer_moves_per_hour", "created_at",
     )
     readonly_fields = ("id", "join_code", "created_at")
     inlines = (StudentInline,)

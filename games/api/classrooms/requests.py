@@ -53,6 +53,14 @@ class QuotaIn(StrictSerializer):
         help_text="Hints and advice each key of the classroom may ask per hour. At most the "
         "deployment's default, or the classroom's current limit if higher.",
     )
+    computer_moves_per_hour = StrictIntegerField(
+        min_value=1,
+        max_value=MOST_PER_HOUR,
+        required=False,
+        help_text="The computer seats' moves each key's requests may have played per hour, "
+        "weighted by their cost (see the limits in the docs). At most the deployment's "
+        "default, or the classroom's current limit if higher.",
+    )
 
 
 class ClassroomPatchIn(StrictSerializer):
