@@ -1,10 +1,10 @@
 """Every ruleset the service offers, by id."""
 
+from .boxgames.yahtzee import Yahtzee
+from .boxgames.yatzy import ForcedYatzy, MaxiYatzy, Yatzy
 from .errors import ProblemCode, RuleError
 from .ruleset import Ruleset
-from .tenthousand import TenThousand
-from .yahtzee import Yahtzee
-from .yatzy import ForcedYatzy, MaxiYatzy, Yatzy
+from .tenthousand.rules import TenThousand
 
 RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (
     Yahtzee(),

@@ -32,10 +32,10 @@ from games.play.dice import dice_shown
 from games.play.errors import ServiceError
 from games.play.selectors import with_seats
 from scoring import RuleError, View, get_ruleset
+from scoring.boxgames.strategy import StaleTable
+from scoring.boxgames.strategy.analysis import Decision, SeatAnalysis
 from scoring.match import GameStatus
-from scoring.strategy import StaleTable
-from scoring.strategy.analysis import Decision, SeatAnalysis
-from scoring.strategy.tenthousand_analysis import Decision as TenThousandDecision
+from scoring.tenthousand.strategy.analysis import Decision as TenThousandDecision
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Box games (Yahtzee, Yatzy, Forced Yatzy): the solitaire-optimal move, which in a game of
 several seats ignores the other players' scores. Ten Thousand: the game's own objective,
 the chance of winning against the one other seat in play or the fewest turns alone (with
-the documented approximation beyond that: see ``scoring.strategy.tenthousand_advice``).
+the documented approximation beyond that: see ``scoring.tenthousand.strategy.advice``).
 Maxi Yatzy has no table: its hint is the move the strongest computer player would make.
 """
 
@@ -18,15 +18,16 @@ from games.models import Game
 from games.play.errors import ServiceError
 from games.play.strategy import strategy_load, ten_thousand_tables
 from scoring import ProblemCode, get_ruleset
+from scoring.boxgames.strategy import SUPPORTED, Advice, advise_with
 from scoring.match import GameStatus
-from scoring.strategy import SUPPORTED, Advice, advise_with, computer_command
-from scoring.strategy.tenthousand_advice import (
+from scoring.strategy.players import computer_command
+from scoring.tenthousand.rules import TenThousand
+from scoring.tenthousand.strategy.advice import (
     Position,
     TenThousandAdvice,
     advise_position,
     advise_state,
 )
-from scoring.tenthousand import TenThousand
 
 
 @dataclass(frozen=True)

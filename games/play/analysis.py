@@ -1,6 +1,6 @@
 """Game analysis: a game's log scored against optimal solitaire play.
 
-The computation is :mod:`scoring.strategy.analysis`; this module reads the game, its seats
+The computation is :mod:`scoring.boxgames.strategy.analysis`; this module reads the game, its seats
 and the part of its log that holds decisions, in a fixed number of queries, and hands them
 over. The endpoint's analysis is not stored: a whole game takes a few milliseconds with
 the table loaded, and computed from the log each time it can never differ from what the
@@ -22,12 +22,12 @@ from games.play.errors import ServiceError
 from games.play.privacy import Viewer, private_game, require_visible
 from games.play.strategy import strategy_load, ten_thousand_tables
 from scoring import ProblemCode, get_ruleset
+from scoring.boxgames.strategy import SUPPORTED
+from scoring.boxgames.strategy.analysis import Analysis, analyse
 from scoring.match import GameStatus
-from scoring.strategy import SUPPORTED
-from scoring.strategy.analysis import Analysis, analyse
-from scoring.strategy.tenthousand_analysis import EVENTS as TEN_THOUSAND_EVENTS
-from scoring.strategy.tenthousand_analysis import TenThousandAnalysis, analyse_ten_thousand
-from scoring.strategy.tenthousand_tables import load_tables
+from scoring.tenthousand.strategy.analysis import EVENTS as TEN_THOUSAND_EVENTS
+from scoring.tenthousand.strategy.analysis import TenThousandAnalysis, analyse_ten_thousand
+from scoring.tenthousand.strategy.tables import load_tables
 
 Seats = Literal["persons", "all"]
 # The only events a decision is read from; the rest of the log is not loaded.

@@ -28,10 +28,10 @@ from django.db.models import Exists, OuterRef
 from games.models import Game, Player
 from games.play.errors import ServiceError
 from scoring import ProblemCode, RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
-from scoring.strategy.model import resolve
-from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
-from scoring.tenthousand import TenThousand
+from scoring.boxgames.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
+from scoring.boxgames.strategy.model import resolve
+from scoring.tenthousand.rules import TenThousand
+from scoring.tenthousand.strategy.tables import SolvedTables, load_tables, prepare_tables
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

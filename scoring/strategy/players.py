@@ -27,9 +27,9 @@ Box games (``yahtzee``, ``yatzy``, ``forced-yatzy``, ``maxi-yatzy``):
     Yahtzee (any options), Yatzy and Forced Yatzy: the solver's best move
     (:func:`~scoring.strategy.advise_with`), which maximises the expected final score of
     solitaire play. Maxi Yatzy has no table: a documented heuristic
-    (:mod:`scoring.strategy.maxi`).
+    (:mod:`scoring.boxgames.strategy.maxi`).
 
-Ten Thousand: see :mod:`scoring.strategy.tenthousand`.
+Ten Thousand: see :mod:`scoring.tenthousand.strategy.players`.
 """
 
 from collections import Counter
@@ -39,17 +39,17 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from ..boxgame import Box, BoxGame
+from ..boxgames.boxgame import Box, BoxGame
+from ..boxgames.faces import UPPER_IDS
+from ..boxgames.strategy.api import Strategy, advise_with, load_strategy
+from ..boxgames.strategy.maxi import maxi_move
+from ..boxgames.strategy.model import SUPPORTED
 from ..commands import Command, Roll, Score
 from ..errors import ProblemCode, RuleError
-from ..faces import UPPER_IDS
 from ..registry import RULESETS
 from ..ruleset import Ruleset, State
-from ..tenthousand import TenThousand
-from .api import Strategy, advise_with, load_strategy
-from .maxi import maxi_move
-from .model import SUPPORTED
-from .tenthousand import TEN_THOUSAND_LEVELS, PlayerRng, ten_thousand_move
+from ..tenthousand.rules import TenThousand
+from ..tenthousand.strategy.players import TEN_THOUSAND_LEVELS, PlayerRng, ten_thousand_move
 
 BOX_LEVELS = ("random", "greedy", "optimal")
 # greedy stops rolling once its best box holds this share of the box's maximum.

@@ -20,7 +20,7 @@ from games.api.schema.responses import Count, Face
 from games.api.schema.shapes import Bounds, Choice, serializer_for
 from games.play.advice import Hint
 from games.play.analysis import GameAnalysis
-from scoring.strategy.tenthousand_analysis import TenThousandAnalysis
+from scoring.tenthousand.strategy.analysis import TenThousandAnalysis
 
 
 class HintBody(AdviceBody):

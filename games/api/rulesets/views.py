@@ -23,8 +23,8 @@ from games.http.throttles import AdviceThrottle
 from games.play.advice import ten_thousand_advice
 from games.play.strategy import strategy_load
 from scoring import RULESETS, Ruleset
-from scoring.strategy import advise_with
-from scoring.tenthousand import TenThousand
+from scoring.boxgames.strategy import advise_with
+from scoring.tenthousand.rules import TenThousand
 
 
 @extend_schema_view(

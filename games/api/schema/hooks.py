@@ -15,9 +15,9 @@ from games.api.schema import variants
 from games.api.schema.docs import WHEN
 from games.api.schema.enums import EVENT_TYPES
 from scoring import RULESETS, Ruleset
-from scoring.boxgame import BoxGame
-from scoring.strategy import SUPPORTED
-from scoring.tenthousand import TenThousand
+from scoring.boxgames.boxgame import BoxGame
+from scoring.boxgames.strategy import SUPPORTED
+from scoring.tenthousand.rules import TenThousand
 
 STREAM_PATH = "/api/v1/games/{id}/stream/"
 

@@ -22,8 +22,8 @@ from itertools import combinations_with_replacement, pairwise
 from typing import Any
 
 from scoring import Option, RuleError, Ruleset
-from scoring.boxgame import Box, BoxGame
-from scoring.strategy import levels_for
+from scoring.boxgames.boxgame import Box, BoxGame
+from scoring.strategy.players import levels_for
 
 Schema = dict[str, Any]
 

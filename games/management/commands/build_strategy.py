@@ -1,9 +1,9 @@
 """Build the optimal-strategy tables before the service serves: requests never build one.
 
 Run by ``make run`` and docker-compose.yml before the server starts. A table already on disk
-and fresh (solved by this engine, see ``scoring.strategy.table``) is only checked, so a
+and fresh (solved by this engine, see ``scoring.boxgames.strategy.table``) is only checked, so a
 second start builds nothing; a missing or stale one is built. Several processes running it
-at once build each table once (see ``scoring.strategy.api``).
+at once build each table once (see ``scoring.boxgames.strategy.api``).
 
 Ten Thousand has one table per bank minimum (every target up to 10,000 shares it): those of
 the setting ``TEN_THOUSAND_BANK_MINIMUMS`` (by default 0 and 350, unless the operator lists
@@ -23,9 +23,16 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring import RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, StaleTable, Table, build_table, load_table, prepare_table
-from scoring.strategy.table import read
-from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
+from scoring.boxgames.strategy import (
+    SUPPORTED,
+    StaleTable,
+    Table,
+    build_table,
+    load_table,
+    prepare_table,
+)
+from scoring.boxgames.strategy.table import read
+from scoring.tenthousand.strategy.tables import SolvedTables, load_tables, prepare_tables
 
 TEN_THOUSAND = "ten-thousand"
 # What a build gives back: the table and whether it was built, or the file it was written to.

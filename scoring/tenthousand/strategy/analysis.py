@@ -19,8 +19,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis import SeatAnalysis
-from .tenthousand_advice import (
+from ...boxgames.strategy.analysis import SeatAnalysis
+from .advice import (
     PASS,
     TURNS,
     WIN,
@@ -29,7 +29,7 @@ from .tenthousand_advice import (
     TenThousandAdvice,
     advise_position,
 )
-from .tenthousand_tables import SolvedTables
+from .tables import SolvedTables
 
 # A decision is ``best`` when it loses at most this much (the values are exact to 1e-9).
 BEST_TOLERANCE = 1e-6

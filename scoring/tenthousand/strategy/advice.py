@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ProblemCode, RuleError
-from ..tenthousand import DICE, MOST_POINTS, POINTS_STEP
-from .tenthousand_solver import (
+from ...errors import ProblemCode, RuleError
+from ..rules import DICE, MOST_POINTS, POINTS_STEP
+from .solver import (
     SOLVED_TARGET,
     UNITS,
     TurnSolution,
@@ -41,7 +41,7 @@ from .tenthousand_solver import (
     scoring_subsets,
     solve_turn,
 )
-from .tenthousand_tables import SolvedTables
+from .tables import SolvedTables
 
 WIN = "win_probability"
 TURNS = "expected_turns"

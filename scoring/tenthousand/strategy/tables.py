@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from ..tenthousand import POINTS_STEP
-from .api import Folder, _file_lock
-from .table import StaleTable, read_arrays, write_arrays
-from .tenthousand_solver import SOLVED_TARGET, UNITS, classes, solve_one, solve_two
+from ...boxgames.strategy.api import Folder, _file_lock
+from ...boxgames.strategy.table import StaleTable, read_arrays, write_arrays
+from ..rules import POINTS_STEP
+from .solver import SOLVED_TARGET, UNITS, classes, solve_one, solve_two
 
 FORMAT = "dice-strategy-ten-thousand"
 FORMAT_VERSION = 1

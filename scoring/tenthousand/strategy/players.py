@@ -28,10 +28,10 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..commands import Bank, Command, Pass, Roll
-from ..tenthousand import DICE, scoring_positions, selection_value
-from .tenthousand_advice import PASS, Option, advise_state
-from .tenthousand_tables import load_tables
+from ...commands import Bank, Command, Pass, Roll
+from ..rules import DICE, scoring_positions, selection_value
+from .advice import PASS, Option, advise_state
+from .tables import load_tables
 
 
 class PlayerRng(Protocol):

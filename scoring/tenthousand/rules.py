@@ -46,10 +46,10 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
-from .commands import Bank, Command, Pass, Roll
-from .dice import FACES, DiceSource, check_indices, counts
-from .errors import ProblemCode, RuleError
-from .ruleset import Entry, Event, Option, Outcome, Ruleset, State, View, best_seats
+from ..commands import Bank, Command, Pass, Roll
+from ..dice import FACES, DiceSource, check_indices, counts
+from ..errors import ProblemCode, RuleError
+from ..ruleset import Entry, Event, Option, Outcome, Ruleset, State, View, best_seats
 
 DICE = 6
 STRAIGHT_POINTS = 2000
