@@ -29,7 +29,7 @@ from games.api.schema.shapes import derived, keys_of
 from games.http.problems import ProblemBody
 from scoring import RULESETS
 from scoring.boxgames.strategy import prepare_table
-from scoring.tenthousand.rules import best_free_selection
+from scoring.tenthousand.points import best_free_selection
 from scoring.tenthousand.strategy.tables import load_tables
 from tests.shapes import ShapeCheck
 

@@ -9,7 +9,7 @@ import pytest
 
 from scoring import RuleError, get_ruleset
 from scoring.strategy.selfplay import play_game
-from scoring.tenthousand.rules import can_score
+from scoring.tenthousand.points import can_score
 from scoring.tenthousand.strategy.advice import PASS, Position, advise_position
 from scoring.tenthousand.strategy.analysis import analyse_ten_thousand
 from scoring.tenthousand.strategy.solver import throws

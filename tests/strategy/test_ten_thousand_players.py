@@ -11,7 +11,7 @@ from scoring import get_ruleset
 from scoring.commands import Bank, Command, Roll
 from scoring.ruleset import State
 from scoring.strategy.selfplay import play_game
-from scoring.tenthousand.rules import selection_value
+from scoring.tenthousand.points import selection_value
 from scoring.tenthousand.strategy.advice import advise_state
 from scoring.tenthousand.strategy.duel import duel, score, wilson
 from scoring.tenthousand.strategy.players import (

@@ -15,7 +15,7 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
-from scoring.tenthousand.rules import DICE, can_score, selection_value
+from scoring.tenthousand.points import DICE, can_score, selection_value
 from scoring.tenthousand.strategy.solver import classes, solve_one, solve_two
 
 STEP = 50

@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import ProblemCode, RuleError
-from ..rules import DICE, MOST_POINTS, POINTS_STEP
+from ..points import DICE, POINTS_STEP
+from ..rules import MOST_POINTS
 from .solver import (
     SOLVED_TARGET,
     UNITS,

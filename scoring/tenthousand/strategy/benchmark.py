@@ -28,7 +28,7 @@ from pathlib import Path
 from ...commands import Command, Roll
 from ...registry import get_ruleset
 from ...strategy.players import computer_command
-from ..rules import DICE, POINTS_STEP, can_score
+from ..points import DICE, POINTS_STEP, can_score
 from . import advice as tenthousand_advice
 from .advice import Position, advise_position, advise_state
 from .duel import wilson

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ...commands import Bank, Command, Pass, Roll
-from ..rules import DICE, scoring_positions, selection_value
+from ..points import DICE, scoring_positions, selection_value
 from .advice import PASS, Option, advise_state
 from .tables import load_tables
 

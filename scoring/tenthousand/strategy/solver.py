@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from ...strategy.combinatorics import sub_multisets
-from ..rules import DICE, POINTS_STEP, selection_value
+from ..points import DICE, POINTS_STEP, selection_value
 
 Faces = tuple[int, ...]
 

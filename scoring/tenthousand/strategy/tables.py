@@ -27,7 +27,7 @@ import numpy as np
 
 from ...boxgames.strategy.api import Folder, _file_lock
 from ...boxgames.strategy.table import StaleTable, read_arrays, write_arrays
-from ..rules import POINTS_STEP
+from ..points import POINTS_STEP
 from .solver import SOLVED_TARGET, UNITS, classes, solve_one, solve_two
 
 FORMAT = "dice-strategy-ten-thousand"
