@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring import RuleError, get_ruleset
+from scoring import RuleError, family_of, get_ruleset
 from scoring.boxgames.strategy import (
     SUPPORTED,
     StaleTable,
@@ -130,13 +130,7 @@ class Command(BaseCommand):
         done: str,
         started: float,
     ) -> None:
-        if isinstance(table, SolvedTables):
-            value = (
-                f"first player wins {table.meta['first_player_wins']:.6f}, expected turns "
-                f"alone {table.meta['expected_turns']:.4f}"
-            )
-        else:
-            value = f"expected final score {table.start_value:.4f}"
+        value = family_of(ruleset_id).describe_table(table)
         self.say(
             f"{ruleset_id} {options or ''}: {done}, {value}, "
             f"{time.perf_counter() - started:.1f} s"
