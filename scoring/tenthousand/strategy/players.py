@@ -26,19 +26,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from ...commands import Bank, Command, Pass, Roll
+from ...family import PlayerRng
 from ..points import DICE, scoring_positions, selection_value
 from .advice import PASS, Option, advise_state
 from .tables import load_tables
-
-
-class PlayerRng(Protocol):
-    def random(self) -> float: ...
-    def choice(self, seq: Sequence[Any]) -> Any: ...
-    def randint(self, a: int, b: int) -> int: ...
-
 
 # -- the turn as the players see it --------------------------------------------------------
 
