@@ -25,7 +25,7 @@ Box games (``yahtzee``, ``yatzy``, ``forced-yatzy``, ``maxi-yatzy``):
     dice that serve that box (:func:`serving_positions`); then it scores that box.
 ``optimal``
     Yahtzee (any options), Yatzy and Forced Yatzy: the solver's best move
-    (:func:`~scoring.strategy.advise_with`), which maximises the expected final score of
+    (:func:`~scoring.boxgames.strategy.advise_with`), which maximises the expected final score of
     solitaire play. Maxi Yatzy has no table: a documented heuristic
     (:mod:`scoring.boxgames.strategy.maxi`).
 

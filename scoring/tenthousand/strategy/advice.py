@@ -6,7 +6,7 @@ The objective depends on who is still in the game:
   turns still to play, this one included);
 - with one other seat: the best chance of winning (``win_probability``).
 
-Both are solved exactly (:mod:`.tenthousand_solver`) for ``final_round`` false and every
+Both are solved exactly (:mod:`.solver`) for ``final_round`` false and every
 target up to 10,000; there the answer's ``method`` is ``optimal``. Elsewhere it is
 ``approximate``, by these documented rules:
 

@@ -2,7 +2,7 @@
 solved game, in its own objective.
 
 A decision is made on every throw that can score (a bust decides nothing). Its options are
-those of :func:`~.tenthousand_advice.advise_position` in the position of that throw (the
+those of :func:`~.advice.advise_position` in the position of that throw (the
 seat's total, the other's, the turn points, the throw), and what was chosen is read from
 the log: a ``set_aside`` event (the faces set aside) followed by ``rolled`` (then
 ``roll``) or ``banked`` (then ``bank``), or a ``passed`` event. ``seq`` is the event that

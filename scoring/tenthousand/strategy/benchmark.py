@@ -159,7 +159,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.cold:
         cache = Path(__file__).parent / "__pycache__"
-        for stale in cache.glob("tenthousand_solver.*.nb*"):
+        for stale in cache.glob("solver.*.nb*"):
             stale.unlink()
     before = peak_mb()
     folder = Path(tempfile.mkdtemp(prefix="ten-thousand-"))
