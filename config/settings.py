@@ -348,8 +348,8 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.schema.hooks.split_by_ruleset",
-        "games.api.schema.hooks.tell_answers_apart",
+        "games.api.schema.per_ruleset.split_by_ruleset",
+        "games.api.schema.per_ruleset.tell_answers_apart",
         "games.api.schema.hooks.link_the_created_game",
         "games.api.schema.hooks.add_game_stream",
         "games.api.schema.hooks.close_request_objects",

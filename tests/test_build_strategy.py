@@ -20,7 +20,7 @@ def test_build_strategy_writes_the_named_tables_and_reports_their_values(tmp_pat
 
 
 def test_build_strategy_checks_ten_thousand_s_tables(tmp_path, capsys, strategy_tables, settings):
-    from scoring.strategy.tenthousand_tables import load_tables
+    from scoring.tenthousand.strategy.tables import load_tables
 
     settings.TEN_THOUSAND_BANK_MINIMUMS = [350]
     shutil.copy(load_tables(350, strategy_tables).path, tmp_path)
@@ -45,7 +45,7 @@ def test_build_strategy_refuses_a_ruleset_without_a_table(tmp_path):
 
 
 def test_a_second_run_builds_nothing_and_a_stale_table_is_rebuilt(tmp_path, capsys, monkeypatch):
-    from scoring.strategy import api, unload_all
+    from scoring.boxgames.strategy import api, unload_all
 
     builds = []
     real_build = api.build

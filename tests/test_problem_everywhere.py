@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 
 PROBLEM = "application/problem+json"
 GAME = "3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10"

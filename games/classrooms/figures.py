@@ -21,8 +21,8 @@ from typing import Any
 from games.models import Game, Player
 from games.play.analysis import analysable_game, analysis_of
 from games.play.strategy import build_in_background
+from scoring.boxgames.strategy import StaleTable
 from scoring.match import GameStatus
-from scoring.strategy import StaleTable
 
 
 class TableMissing(RuntimeError):

@@ -23,11 +23,8 @@ from rest_framework.views import APIView
 
 from games.classrooms.quotas import quota_of
 from games.http.limits import Window, client_address, hit, over, parse_rates
-from scoring.boxgame import BoxGame
 from scoring.match import Seat
-from scoring.registry import RULESETS
-from scoring.strategy.model import SUPPORTED
-from scoring.tenthousand import TenThousand
+from scoring.registry import RULESETS, family_of
 
 
 @dataclass(frozen=True)
@@ -233,29 +230,12 @@ def _refusal(wait: float) -> Throttled:
     )
 
 
-# What one computer move costs the request that plays it, in units of the budget: about a
-# tenth of a millisecond of the web process's core each, the whole request's work (the
-# player's choice, the engine, the log's rows, the answer) by tests/bench/computer_costs.py
-# --requests, rounded up; PostgreSQL spends about as much again. docs/operations.md has the
-# figures.
-CHEAP_MOVE = 1  # box games' random and greedy levels
-TABLE_MOVE = 4  # optimal, looked up in a solved table
-SEARCHED_MOVE = 7  # Maxi Yatzy's optimal: a heuristic searched at every move
-TEN_THOUSAND_MOVE = 2  # every Ten Thousand level (its optimal table is small)
-# Moves a Ten Thousand seat makes in a game of computers only (8 seats, at the standard
-# target and bank minimum such a game is held to): about 150 for random, 50 for the others.
-TEN_THOUSAND_SEAT_MOVES = {"random": 160}
-TEN_THOUSAND_SEAT_MOVES_OTHERS = 60
-
-
 def move_weight(ruleset_id: str, level: str) -> int:
-    """The budget's units one computer move of ``level`` in ``ruleset_id`` costs."""
+    """The budget's units one computer move of ``level`` in ``ruleset_id`` costs (about a
+    tenth of a millisecond of the web process's core each; PostgreSQL spends about as much
+    again: docs/operations.md has the figures)."""
     ruleset = RULESETS.get(ruleset_id)
-    if isinstance(ruleset, TenThousand):
-        return TEN_THOUSAND_MOVE
-    if level != "optimal":
-        return CHEAP_MOVE
-    return TABLE_MOVE if ruleset_id in SUPPORTED else SEARCHED_MOVE
+    return 1 if ruleset is None else family_of(ruleset).computer_cost(ruleset, level)
 
 
 def create_estimate(*, ruleset_id: str, players: Sequence[Seat], open_seats: int) -> int:
@@ -269,12 +249,10 @@ def create_estimate(*, ruleset_id: str, players: Sequence[Seat], open_seats: int
     if len(levels) < len(players):
         return 1
     ruleset = RULESETS.get(ruleset_id)
-    if isinstance(ruleset, BoxGame):
-        per_seat = len(ruleset.boxes) * (ruleset.rolls_per_turn + 1)
-        return sum(per_seat * move_weight(ruleset_id, level) for level in levels)
-    if isinstance(ruleset, TenThousand):
+    if ruleset is not None:
+        family = family_of(ruleset)
         return sum(
-            TEN_THOUSAND_SEAT_MOVES.get(level, TEN_THOUSAND_SEAT_MOVES_OTHERS) * TEN_THOUSAND_MOVE
+            family.computer_game_moves(ruleset, level) * family.computer_cost(ruleset, level)
             for level in levels
         )
     return 0  # an unknown ruleset: the service refuses it

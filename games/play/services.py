@@ -41,7 +41,7 @@ from scoring.commands import TURN_MOVES, Command, Join, Leave
 from scoring.match import GameStatus, Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
-from scoring.strategy import computer_command, levels_for
+from scoring.strategy.players import computer_command, levels_for
 
 
 @dataclass(frozen=True)

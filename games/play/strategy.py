@@ -27,11 +27,9 @@ from django.db.models import Exists, OuterRef
 
 from games.models import Game, Player
 from games.play.errors import ServiceCode, ServiceError
-from scoring import RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
-from scoring.strategy.model import resolve
-from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
-from scoring.tenthousand import TenThousand
+from scoring import RuleError, Ruleset, family_of, get_ruleset
+from scoring.boxgames.strategy import StaleTable, Strategy, load_strategy
+from scoring.tenthousand.strategy.tables import SolvedTables, load_tables
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -93,6 +91,17 @@ def ten_thousand_tables(*, options: Mapping[str, Any]) -> SolvedTables:
     )
 
 
+def table_load(*, ruleset: Ruleset, options: Mapping[str, Any] | None) -> Any:
+    """The solved table of a ruleset whose family has one (see
+    :meth:`scoring.family.Family.load_table`), read as :func:`strategy_load` reads it:
+    never built here (503 ``strategy_unavailable`` after starting the build)."""
+    folder = settings.STRATEGY_DIR
+    return _loaded_or_unavailable(
+        lambda: family_of(ruleset).load_table(ruleset, options, folder, build_missing=False),
+        ruleset.id, options, f"the solved table of {ruleset.id}",
+    )
+
+
 def strategy_require(*, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
     """Make sure the table an ``optimal`` computer seat of this ruleset plays from is loaded,
     before the caller takes a game lock (see :func:`strategy_load` for the 503).
@@ -101,10 +110,9 @@ def strategy_require(*, ruleset_id: str, options: Mapping[str, Any] | None) -> N
     anyway (an unknown ruleset, bad options): the caller's own checks answer those.
     """
     try:
-        if ruleset_id == TEN_THOUSAND:
-            ten_thousand_tables(options=get_ruleset(ruleset_id).validate_options(options))
-        elif ruleset_id in SUPPORTED:
-            strategy_load(ruleset_id=ruleset_id, options=options)
+        ruleset = get_ruleset(ruleset_id)
+        if family_of(ruleset).solved(ruleset):
+            table_load(ruleset=ruleset, options=options)
     except ServiceError:
         raise
     except RuleError:
@@ -130,11 +138,8 @@ def build_in_background(*, ruleset_id: str, options: Mapping[str, Any] | None) -
     """Start building this table in a thread, unless this process builds it already."""
     folder = settings.STRATEGY_DIR
     ruleset = get_ruleset(ruleset_id)
-    if isinstance(ruleset, TenThousand):
-        full = {"bank_minimum": ruleset.validate_options(options)["bank_minimum"]}
-    else:
-        ruleset, full = resolve(ruleset_id, options)
-    key = (str(folder), ruleset.id, tuple(sorted(full.items())))
+    table_id, full = family_of(ruleset).table_options(ruleset, options)
+    key = (str(folder), table_id, tuple(sorted(full.items())))
     with _lock:
         running = _builds.get(key)
         if running is not None and running.is_alive():
@@ -144,8 +149,8 @@ def build_in_background(*, ruleset_id: str, options: Mapping[str, Any] | None) -
             return  # a later request asks again once the queue is shorter
         thread = threading.Thread(
             target=_build,
-            args=(ruleset.id, full, folder),
-            name=f"strategy-build-{ruleset.id}",
+            args=(table_id, full, folder),
+            name=f"strategy-build-{table_id}",
             daemon=True,
         )
         _builds[key] = thread
@@ -164,10 +169,7 @@ def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> None:
     try:
         with _build_slot:
             started = time.perf_counter()
-            if ruleset_id == TEN_THOUSAND:
-                _, built = prepare_tables(options["bank_minimum"], folder)
-            else:
-                _, built = prepare_table(ruleset_id, options, folder)
+            built = family_of(ruleset_id).prepare_table(ruleset_id, options, folder)
     except Exception:  # a thread has no caller to tell: log it; the next request retries
         logger.exception("building the strategy table for %s %s failed", ruleset_id, options)
         return

@@ -7,7 +7,7 @@ import pytest
 from jsonschema import Draft7Validator
 
 from scoring import RULESETS
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 
 RULESET_IDS = ["yahtzee", "yatzy", "forced-yatzy", "maxi-yatzy", "ten-thousand"]
 

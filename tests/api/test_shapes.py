@@ -28,9 +28,9 @@ from games.api.rulesets.bodies import AdviceBody, RulesetBody, ScoreBody, TenTho
 from games.api.schema.shapes import derived, keys_of
 from games.http.problems import ProblemBody
 from scoring import RULESETS
-from scoring.strategy import prepare_table
-from scoring.strategy.tenthousand_tables import load_tables
-from scoring.tenthousand import best_free_selection
+from scoring.boxgames.strategy import prepare_table
+from scoring.tenthousand.points import best_free_selection
+from scoring.tenthousand.strategy.tables import load_tables
 from tests.shapes import ShapeCheck
 
 from .conftest import Api

@@ -14,8 +14,8 @@ import pytest
 
 from games.models import Event, Game
 from games.play import strategy as game_strategy
-from scoring.strategy import api as strategy_api
-from scoring.strategy import prepare_table, unload_all
+from scoring.boxgames.strategy import api as strategy_api
+from scoring.boxgames.strategy import prepare_table, unload_all
 
 from .conftest import assert_problem
 
@@ -160,8 +160,8 @@ LOCK_HOLDER = """
 import sys
 from pathlib import Path
 import fcntl
-from scoring.strategy.model import model_for
-from scoring.strategy.table import build, solver_for, table_path
+from scoring.boxgames.strategy.model import model_for
+from scoring.boxgames.strategy.table import build, solver_for, table_path
 
 folder = Path(sys.argv[1])
 model = model_for("forced-yatzy", {})

@@ -32,8 +32,8 @@ from scoring.commands import Command
 from scoring.match import Match, Seat
 from scoring.registry import RULESETS
 from scoring.ruleset import Ruleset, State
-from scoring.strategy import computer_command, levels_for
-from scoring.tenthousand import UNATTENDED_BANK_MINIMUM, UNATTENDED_TARGET, TenThousand
+from scoring.strategy.players import computer_command, levels_for
+from scoring.tenthousand.rules import UNATTENDED_BANK_MINIMUM, UNATTENDED_TARGET, TenThousand
 
 
 def unattended(ruleset_id: str) -> dict[str, Any]:

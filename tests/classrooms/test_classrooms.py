@@ -5,7 +5,7 @@ import statistics
 import pytest
 
 from games.models import ApiKey
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 from tests.api.conftest import run_due_work
 from tests.conftest import by_database
 

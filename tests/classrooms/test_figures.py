@@ -10,7 +10,7 @@ from django.apps import apps
 from games.classrooms import figures
 from games.models import Game, Player
 from games.work import sweeps
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 from tests.api.conftest import run_due_work
 
 LIMITS_MIGRATION = importlib.import_module("games.migrations.0012_limits")

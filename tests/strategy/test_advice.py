@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from scoring import RuleError, get_ruleset
-from scoring.strategy import Advice, advise_with
+from scoring.boxgames.strategy import Advice, advise_with
 from scoring.strategy.combinatorics import dice_space, sub_multisets
 
 from .support import corner, yahtzee_card

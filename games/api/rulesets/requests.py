@@ -12,7 +12,7 @@ from games.api.fields import (
     nullable_dice,
 )
 from games.http.strict import StrictIntegerField, StrictSerializer
-from scoring.tenthousand import MOST_POINTS as TEN_THOUSAND_MOST
+from scoring.tenthousand.rules import MOST_POINTS as TEN_THOUSAND_MOST
 
 
 class ScoreIn(StrictSerializer):

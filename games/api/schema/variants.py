@@ -7,7 +7,7 @@ scorecard no game reaches. So that the schema says exactly what is accepted (a g
 client gets exact types, and a request the schema calls valid is not refused), each such
 body has one variant per ruleset: the serializer's own schema, narrowed with what scoring's
 rulesets say of themselves. Nothing here is copied from a ruleset; it is all read from it.
-``games.api.schema.hooks.split_by_ruleset`` puts the variants into the schema.
+``games.api.schema.per_ruleset.split_by_ruleset`` puts the variants into the schema.
 
 A rule between fields is stated as what it forbids: ``not`` ``anyOf`` the combinations the
 engine refuses, each spelled out (OpenAPI 3.0 has no ``contains`` and no arithmetic between
@@ -16,14 +16,16 @@ then keep the plain shape of the body.
 """
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from itertools import combinations_with_replacement, pairwise
 from typing import Any
 
-from scoring import Option, RuleError, Ruleset
-from scoring.boxgame import Box, BoxGame
-from scoring.strategy import levels_for
+from scoring import Option, RuleError, Ruleset, family_of
+from scoring.boxgames.boxgame import Box, BoxGame
+from scoring.boxgames.family import BOX_GAMES
+from scoring.strategy.players import levels_for
+from scoring.tenthousand.family import TEN_THOUSAND
 
 Schema = dict[str, Any]
 
@@ -220,26 +222,40 @@ def _bound(limit: Schema) -> str:
 
 
 def score_body(generic: Schema, ruleset: Ruleset) -> Schema:
-    """The calculator's body: a box game's dice (all of them) and scorecard (its own boxes);
-    Ten Thousand's selection of dice (a scorecard is taken but not read: it has no boxes)."""
+    """The calculator's body: the ruleset's options, and its family's dice and scorecard."""
     body = copy.deepcopy(generic)
     body["description"] = f"Dice of {ruleset.name} to value."
     fields = body["properties"]
     fields["options"] = options_schema(ruleset)
-    if isinstance(ruleset, BoxGame):
-        fields["dice"].update(
-            minItems=ruleset.dice, maxItems=ruleset.dice, description=f"The {ruleset.dice} dice."
-        )
-        card = scorecard_schema(ruleset, fields["scorecard"]["additionalProperties"])
-        fields["scorecard"] = card | {"nullable": True}
-    else:
-        fields["dice"].update(
-            minItems=1,
-            maxItems=ruleset.dice,
-            description=f"A selection of 1 to {ruleset.dice} dice, valued together.",
-        )
-        fields["scorecard"]["description"] = f"Not read: {ruleset.name} has no boxes."
+    SCORE_FIELDS[family_of(ruleset).id](fields, ruleset)
     return body
+
+
+def _box_score_fields(fields: Schema, ruleset: BoxGame) -> None:
+    """A box game values all its dice in a box of its scorecard (its own boxes)."""
+    fields["dice"].update(
+        minItems=ruleset.dice, maxItems=ruleset.dice, description=f"The {ruleset.dice} dice."
+    )
+    card = scorecard_schema(ruleset, fields["scorecard"]["additionalProperties"])
+    fields["scorecard"] = card | {"nullable": True}
+
+
+def _selection_score_fields(fields: Schema, ruleset: Ruleset) -> None:
+    """Ten Thousand values a selection of dice (a scorecard is taken but not read: it has
+    no boxes)."""
+    fields["dice"].update(
+        minItems=1,
+        maxItems=ruleset.dice,
+        description=f"A selection of 1 to {ruleset.dice} dice, valued together.",
+    )
+    fields["scorecard"]["description"] = f"Not read: {ruleset.name} has no boxes."
+
+
+# The calculator's dice and scorecard, by family id.
+SCORE_FIELDS: dict[str, Callable[[Schema, Any], None]] = {
+    BOX_GAMES.id: _box_score_fields,
+    TEN_THOUSAND.id: _selection_score_fields,
+}
 
 
 def advice_body(generic: Schema, ruleset: BoxGame) -> Schema:

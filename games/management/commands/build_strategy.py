@@ -1,9 +1,9 @@
 """Build the optimal-strategy tables before the service serves: requests never build one.
 
 Run by ``make run`` and docker-compose.yml before the server starts. A table already on disk
-and fresh (solved by this engine, see ``scoring.strategy.table``) is only checked, so a
+and fresh (solved by this engine, see ``scoring.boxgames.strategy.table``) is only checked, so a
 second start builds nothing; a missing or stale one is built. Several processes running it
-at once build each table once (see ``scoring.strategy.api``).
+at once build each table once (see ``scoring.boxgames.strategy.api``).
 
 Ten Thousand has one table per bank minimum (every target up to 10,000 shares it): those of
 the setting ``TEN_THOUSAND_BANK_MINIMUMS`` (by default 0 and 350, unless the operator lists
@@ -22,10 +22,17 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring import RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, StaleTable, Table, build_table, load_table, prepare_table
-from scoring.strategy.table import read
-from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
+from scoring import RuleError, family_of, get_ruleset
+from scoring.boxgames.strategy import (
+    SUPPORTED,
+    StaleTable,
+    Table,
+    build_table,
+    load_table,
+    prepare_table,
+)
+from scoring.boxgames.strategy.table import read
+from scoring.tenthousand.strategy.tables import SolvedTables, load_tables, prepare_tables
 
 TEN_THOUSAND = "ten-thousand"
 # What a build gives back: the table and whether it was built, or the file it was written to.
@@ -123,13 +130,7 @@ class Command(BaseCommand):
         done: str,
         started: float,
     ) -> None:
-        if isinstance(table, SolvedTables):
-            value = (
-                f"first player wins {table.meta['first_player_wins']:.6f}, expected turns "
-                f"alone {table.meta['expected_turns']:.4f}"
-            )
-        else:
-            value = f"expected final score {table.start_value:.4f}"
+        value = family_of(ruleset_id).describe_table(table)
         self.say(
             f"{ruleset_id} {options or ''}: {done}, {value}, "
             f"{time.perf_counter() - started:.1f} s"

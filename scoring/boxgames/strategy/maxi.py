@@ -29,7 +29,7 @@ model of the rest of the game:
 Within the turn the plan is exact for that model: the value of dice with ``k`` rolls
 left is the better of stopping (best box plus ``save(k)``) and the best hold's expected
 value with ``k - 1`` rolls left, computed over every distinct roll and hold of the six
-dice (:mod:`scoring.strategy.turn`).
+dice (:mod:`scoring.boxgames.strategy.turn`).
 
 The model knows nothing of any particular box: it reads the engine's box scorers, so it
 plays any box game; it is used for the ones without a solved table.
@@ -43,10 +43,10 @@ from typing import Any
 
 import numpy as np
 
+from ...commands import Command, Roll, Score
+from ...ruleset import State
+from ...strategy.combinatorics import DiceSpace, dice_space, sub_multisets
 from ..boxgame import BoxGame, Card
-from ..commands import Command, Roll, Score
-from ..ruleset import State
-from .combinatorics import DiceSpace, dice_space, sub_multisets
 from .turn import best_keeps, keep_values, roll_on
 
 # The chance that a die shows an open upper box's face when that box is filled (see the

@@ -15,7 +15,7 @@ calls) out of the solver's loop altogether.
 
 import numpy as np
 
-from .combinatorics import FACES, DiceSpace
+from ...strategy.combinatorics import FACES, DiceSpace
 
 
 def keep_values(space: DiceSpace, rolls: np.ndarray) -> np.ndarray:

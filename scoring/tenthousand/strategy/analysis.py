@@ -2,7 +2,7 @@
 solved game, in its own objective.
 
 A decision is made on every throw that can score (a bust decides nothing). Its options are
-those of :func:`~.tenthousand_advice.advise_position` in the position of that throw (the
+those of :func:`~.advice.advise_position` in the position of that throw (the
 seat's total, the other's, the turn points, the throw), and what was chosen is read from
 the log: a ``set_aside`` event (the faces set aside) followed by ``rolled`` (then
 ``roll``) or ``banked`` (then ``bank``), or a ``passed`` event. ``seq`` is the event that
@@ -19,8 +19,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis import SeatAnalysis
-from .tenthousand_advice import (
+from ...boxgames.strategy.analysis import SeatAnalysis
+from .advice import (
     PASS,
     TURNS,
     WIN,
@@ -29,7 +29,7 @@ from .tenthousand_advice import (
     TenThousandAdvice,
     advise_position,
 )
-from .tenthousand_tables import SolvedTables
+from .tables import SolvedTables
 
 # A decision is ``best`` when it loses at most this much (the values are exact to 1e-9).
 BEST_TOLERANCE = 1e-6

@@ -1,4 +1,4 @@
-"""Ten Thousand head to head: ``python -m scoring.strategy.duel --games 2000 --seed 1``.
+"""Ten Thousand head to head: ``python -m scoring.tenthousand.strategy.duel --games 2000 --seed 1``.
 
 Run from the project's folder: the ``optimal`` player reads its solved tables from
 ``--folder`` (default ``$STRATEGY_DIR`` or ``strategy-tables``), building them if missing.
@@ -18,9 +18,9 @@ import statistics
 import time
 from pathlib import Path
 
-from ..registry import get_ruleset
-from .selfplay import Game, play_game
-from .tenthousand import TEN_THOUSAND_LEVELS
+from ...registry import get_ruleset
+from ...strategy.selfplay import Game, play_game
+from .players import TEN_THOUSAND_LEVELS
 
 Z95 = 1.959964
 

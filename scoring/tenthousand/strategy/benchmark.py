@@ -1,4 +1,4 @@
-"""Measure Ten Thousand's solver: ``python -m scoring.strategy.tenthousand_benchmark``.
+"""Measure Ten Thousand's solver: ``python -m scoring.tenthousand.strategy.benchmark``.
 
 Prints the solved figures (the first player's chance of winning when both play optimally,
 the expected turns of optimal solitaire play), the time and peak memory of building the
@@ -25,15 +25,15 @@ import time
 import urllib.request
 from pathlib import Path
 
-from ..commands import Command, Roll
-from ..registry import get_ruleset
-from ..tenthousand import DICE, POINTS_STEP, can_score
-from . import tenthousand_advice
+from ...commands import Command, Roll
+from ...registry import get_ruleset
+from ...strategy.players import computer_command
+from ..points import DICE, POINTS_STEP, can_score
+from . import advice as tenthousand_advice
+from .advice import Position, advise_position, advise_state
 from .duel import wilson
-from .players import computer_command
-from .tenthousand import command_of
-from .tenthousand_advice import Position, advise_position, advise_state
-from .tenthousand_tables import SolvedTables, prepare_tables
+from .players import command_of
+from .tables import SolvedTables, prepare_tables
 
 TEN = get_ruleset("ten-thousand")
 
@@ -124,8 +124,8 @@ def three_seats(games: int, tables: SolvedTables, folder: Path, seed: int) -> di
 
 def labels(games: int, tables: SolvedTables, folder: Path, seed: int) -> None:
     """Each level's analysis over ``games`` games against ``optimal``, in either seat."""
-    from .selfplay import play_game
-    from .tenthousand_analysis import analyse_ten_thousand
+    from ...strategy.selfplay import play_game
+    from .analysis import analyse_ten_thousand
 
     options = TEN.validate_options({})
     for level in ("classic", "greedy", "random"):
@@ -159,7 +159,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.cold:
         cache = Path(__file__).parent / "__pycache__"
-        for stale in cache.glob("tenthousand_solver.*.nb*"):
+        for stale in cache.glob("solver.*.nb*"):
             stale.unlink()
     before = peak_mb()
     folder = Path(tempfile.mkdtemp(prefix="ten-thousand-"))
@@ -205,7 +205,7 @@ def main() -> None:
                 print(f"  {player:9s} wins {wins / n:.4f}, 95% CI [{low:.4f}, {high:.4f}]")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"(python -m scoring.strategy.tenthousand_benchmark --bank-minimum "
+    print(f"(python -m scoring.tenthousand.strategy.benchmark --bank-minimum "
           f"{args.bank_minimum} --positions {args.positions} --seed {args.seed}"
           f"{' --cold' if args.cold else ''}"
           f"{f' --approximation {args.approximation}' if args.approximation else ''}"

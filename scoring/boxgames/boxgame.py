@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import Command, Hold, Roll, Score, Scratch
-from .dice import DiceSource, check_dice, check_indices
-from .errors import ProblemCode, RuleError
-from .ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best_seats
+from ..commands import Command, Hold, Roll, Score, Scratch
+from ..dice import DiceSource, check_dice, check_indices
+from ..errors import ProblemCode, RuleError
+from ..ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best_seats
 
 Card = dict[str, int | None]
 

@@ -6,7 +6,7 @@ The objective depends on who is still in the game:
   turns still to play, this one included);
 - with one other seat: the best chance of winning (``win_probability``).
 
-Both are solved exactly (:mod:`.tenthousand_solver`) for ``final_round`` false and every
+Both are solved exactly (:mod:`.solver`) for ``final_round`` false and every
 target up to 10,000; there the answer's ``method`` is ``optimal``. Elsewhere it is
 ``approximate``, by these documented rules:
 
@@ -31,9 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ProblemCode, RuleError
-from ..tenthousand import DICE, MOST_POINTS, POINTS_STEP
-from .tenthousand_solver import (
+from ...errors import ProblemCode, RuleError
+from ..points import DICE, POINTS_STEP
+from ..rules import MOST_POINTS
+from .solver import (
     SOLVED_TARGET,
     UNITS,
     TurnSolution,
@@ -41,7 +42,7 @@ from .tenthousand_solver import (
     scoring_subsets,
     solve_turn,
 )
-from .tenthousand_tables import SolvedTables
+from .tables import SolvedTables
 
 WIN = "win_probability"
 TURNS = "expected_turns"

@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import ProblemCode, RuleError
+from ...registry import get_ruleset
+from ...strategy.combinatorics import DiceSpace, dice_space
 from ..boxgame import BoxGame, Card
-from ..errors import ProblemCode, RuleError
 from ..faces import all_same
-from ..registry import get_ruleset
-from .combinatorics import DiceSpace, dice_space
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Does the optimal box player score what the solver promises?
 
-    python -m scoring.strategy.evidence --ruleset yahtzee --games 1000 --seed 1
-    python -m scoring.strategy.evidence --ruleset yahtzee --option joker=free
-    python -m scoring.strategy.evidence --games 1000 --levels random greedy optimal
+    python -m scoring.boxgames.strategy.evidence --ruleset yahtzee --games 1000 --seed 1
+    python -m scoring.boxgames.strategy.evidence --ruleset yahtzee --option joker=free
+    python -m scoring.boxgames.strategy.evidence --games 1000 --levels random greedy optimal
 
 Plays seeded solitaire games with the ``optimal`` computer through the engine and prints
 the mean final score, its standard deviation and standard error, the published expected
@@ -28,13 +28,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..registry import get_ruleset
-from ..ruleset import Ruleset
+from ...registry import get_ruleset
+from ...ruleset import Ruleset
+from ...strategy.players import BOX_LEVELS
+from ...strategy.selfplay import play_game
 from .analysis import LABELS, analyse_with
 from .api import load_strategy
 from .model import SUPPORTED
-from .players import BOX_LEVELS
-from .selfplay import play_game
 
 # Published expected final scores of optimal solitaire play (docs/games/yahtzee.md,
 # docs/games/yatzy.md), by ruleset and full options.

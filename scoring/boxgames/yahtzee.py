@@ -3,10 +3,10 @@
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..dice import counts
+from ..ruleset import Option
 from .boxgame import Box, BoxGame, Card
-from .dice import counts
 from .faces import UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run, most_of_a_kind
-from .ruleset import Option
 
 # Under the Joker these boxes take their fixed points whatever the dice.
 JOKER_POINTS = {"full_house": 25, "small_straight": 30, "large_straight": 40}

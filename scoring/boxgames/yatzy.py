@@ -10,8 +10,8 @@ of a kind holds a pair or a triple), and the box takes the best such dice.
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..dice import check_dice, counts
 from .boxgame import Box, BoxGame, Card
-from .dice import check_dice, counts
 from .faces import UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run
 
 Scorer = Callable[[Sequence[int]], int]

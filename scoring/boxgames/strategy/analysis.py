@@ -8,8 +8,8 @@ scratch enters 0). ``held`` events are not decisions: only what is held when the
 is made counts.
 
 Every option is valued as the seat's expected final score after it, under optimal play
-from then on, with the very computations :func:`~scoring.strategy.advise_with` uses (the
-same table, :func:`~scoring.strategy.api.box_value` for boxes, the same keep values for
+from then on, with the very computations :func:`~scoring.boxgames.strategy.advise_with` uses (the
+same table, :func:`~scoring.boxgames.strategy.api.box_value` for boxes, the same keep values for
 keeps), so the analysis and the hints never disagree. The *loss* of a decision is the best
 option's value minus the chosen one's.
 
@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from ...strategy.combinatorics import sub_multisets
 from ..boxgame import Card
 from .api import Folder, Strategy, _position, box_value, load_strategy
-from .combinatorics import sub_multisets
 from .turn import best_keeps, keep_values
 
 Option = tuple[int, ...] | str  # a keep (sorted faces) or a box id
@@ -130,7 +130,7 @@ def analyse(
     ``log``: events ``{"seq", "type", "seat", "data"}`` in order, as the API shows them
     (only ``rolled``, ``scored`` and ``scratched`` matter).
 
-    The table is loaded exactly as :func:`~scoring.strategy.advise` loads it, whatever
+    The table is loaded exactly as :func:`~scoring.boxgames.strategy.advise` loads it, whatever
     :func:`load_strategy` does about a missing table, unless ``build_missing`` is given
     (``False``: never solve one here). The log is read only once the table is loaded.
     """

@@ -1,7 +1,7 @@
 """Ten Thousand's solved tables on disk: one ``.npz`` per ``bank_minimum``.
 
-Each holds the two turn-start tables of :mod:`.tenthousand_solver` for the target
-:data:`~.tenthousand_solver.SOLVED_TARGET` (every smaller target is a shift of it):
+Each holds the two turn-start tables of :mod:`.solver` for the target
+:data:`~.solver.SOLVED_TARGET` (every smaller target is a shift of it):
 ``two[a, b]``, the chance to win of the seat to move, and ``one[a]``, the expected turns
 alone, totals in units of 50, as float64 (values are given exact to 1e-9). About 320 kB
 each; the values inside a turn are recomputed from them on demand (a millisecond).
@@ -10,9 +10,10 @@ A table is stale when its format, bank minimum or *rules digest* differ from wha
 running code expects: the digest hashes the throw classes the solver is built from (every
 selection's value comes from the engine), so a change to the scoring rules rebuilds it.
 Builds and reads are one at a time per table, as for the box games' tables
-(:mod:`.api`): a thread lock, and a file lock next to the table across processes. At most
-one file per bank minimum below 10,000 (64 MB for all 200): from 10,000 on, every bank
-wins a game the tables serve, and the table is solved in memory (:func:`every_bank_wins`).
+(:mod:`scoring.boxgames.strategy.api`): a thread lock, and a file lock next to the table
+across processes. At most one file per bank minimum below 10,000 (64 MB for all 200):
+from 10,000 on, every bank wins a game the tables serve, and the table is solved in
+memory (:func:`every_bank_wins`).
 """
 
 import hashlib
@@ -25,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from ..tenthousand import POINTS_STEP
-from .api import Folder, _file_lock
-from .table import StaleTable, read_arrays, write_arrays
-from .tenthousand_solver import SOLVED_TARGET, UNITS, classes, solve_one, solve_two
+from ...boxgames.strategy.api import Folder, _file_lock
+from ...boxgames.strategy.table import StaleTable, read_arrays, write_arrays
+from ..points import POINTS_STEP
+from .solver import SOLVED_TARGET, UNITS, classes, solve_one, solve_two
 
 FORMAT = "dice-strategy-ten-thousand"
 FORMAT_VERSION = 1

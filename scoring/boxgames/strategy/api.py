@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from ...dice import check_dice
+from ...errors import ProblemCode, RuleError
+from ...strategy.combinatorics import sub_multisets
 from ..boxgame import BoxGame, Card
-from ..dice import check_dice
-from ..errors import ProblemCode, RuleError
-from .combinatorics import sub_multisets
 from .model import BoxModel, resolve
 
 try:

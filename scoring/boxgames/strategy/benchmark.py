@@ -1,4 +1,4 @@
-"""Measure the solver: ``python -m scoring.strategy.benchmark [--folder DIR]``.
+"""Measure the solver: ``python -m scoring.boxgames.strategy.benchmark [--folder DIR]``.
 
 Builds the default Yahtzee table (timed), builds or loads every other table, compares the
 start-of-game values with the published ones, measures the memory the loaded tables take,
@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ...registry import get_ruleset
+from ...strategy.selfplay import play_game
 from ..boxgame import BoxGame
-from ..registry import get_ruleset
 from . import advise, build_table, load_strategy, load_table, loaded_bytes
 from .analysis import analyse_with
-from .selfplay import play_game
 
 # (ruleset, options, published expected final score from an empty card, or None)
 VARIANTS: list[tuple[str, dict[str, str], float | None]] = [

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Sequence
 
-from .dice import counts
+from ..dice import counts
 
 UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 UPPER_NAMES = ("Ones", "Twos", "Threes", "Fours", "Fives", "Sixes")

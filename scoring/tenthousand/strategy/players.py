@@ -12,10 +12,10 @@ function from the game state to the next move of the current seat.
     The rule text's defensive player, exactly: see :func:`classic_combinations` and
     :func:`classic_move`.
 ``optimal``
-    Plays the solved game (:mod:`.tenthousand_solver`): the highest chance of winning
+    Plays the solved game (:mod:`.solver`): the highest chance of winning
     whenever exactly two seats are in the game, the fewest expected turns alone; with
     three or more seats or options beyond the solved ones, the documented approximation
-    of :mod:`.tenthousand_advice`.
+    of :mod:`.advice`.
 
 A move is a command of :mod:`scoring.commands`: ``Roll()`` for the turn's first throw,
 ``Roll(set_aside=...)`` to set dice aside and throw the rest, ``Bank(set_aside=...)``, and
@@ -26,19 +26,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from ..commands import Bank, Command, Pass, Roll
-from ..tenthousand import DICE, scoring_positions, selection_value
-from .tenthousand_advice import PASS, Option, advise_state
-from .tenthousand_tables import load_tables
-
-
-class PlayerRng(Protocol):
-    def random(self) -> float: ...
-    def choice(self, seq: Sequence[Any]) -> Any: ...
-    def randint(self, a: int, b: int) -> int: ...
-
+from ...commands import Bank, Command, Pass, Roll
+from ...family import PlayerRng
+from ..points import DICE, scoring_positions, selection_value
+from .advice import PASS, Option, advise_state
+from .tables import load_tables
 
 # -- the turn as the players see it --------------------------------------------------------
 
@@ -168,7 +162,7 @@ def classic_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Comman
 def optimal_move(
     state: Mapping[str, Any], options: Mapping[str, Any], folder: Path | str
 ) -> Command:
-    """The best option of the solved game (:mod:`.tenthousand_advice`): the chance of
+    """The best option of the solved game (:mod:`.advice`): the chance of
     winning while exactly one other seat is in the game, the fewest expected turns alone,
     the documented approximation otherwise. Equal values: bank, then throw, then the
     selection worth more."""

@@ -53,8 +53,8 @@ from math import factorial
 import numpy as np
 from numba import njit
 
-from ..tenthousand import DICE, POINTS_STEP, selection_value
-from .combinatorics import sub_multisets
+from ...strategy.combinatorics import sub_multisets
+from ..points import DICE, POINTS_STEP, selection_value
 
 Faces = tuple[int, ...]
 
