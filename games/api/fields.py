@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.http.strict import StrictCharField, StrictIntegerField
+from games.names import NameRefused, name_clean
 from scoring import RULESETS, ProblemCode
 
 
@@ -142,5 +143,17 @@ class VisibleTextSchema(OpenApiSerializerFieldExtension):
         return schema
 
 
-def name_field(**kwargs: Any) -> StrictCharField:
-    return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)
+class NameField(StrictCharField):
+    """A name a person reads (a student's, a seat's, a classroom's, a bot's): given back as
+    :func:`games.names.name_clean` stores it, or refused (``invalid``, naming the field)
+    when it could pass for another name. The length bound holds for the name as stored."""
+
+    def to_internal_value(self, data: Any) -> str:
+        try:
+            return name_clean(super().to_internal_value(data))
+        except NameRefused as refused:
+            raise serializers.ValidationError(str(refused), code=ProblemCode.INVALID) from None
+
+
+def name_field(*, max_length: int = 50, **kwargs: Any) -> NameField:
+    return NameField(max_length=max_length, trim_whitespace=True, validators=[NAME], **kwargs)

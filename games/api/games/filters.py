@@ -5,6 +5,7 @@ from django_filters import rest_framework as filters
 from rest_framework.pagination import PageNumberPagination
 
 from games.models import STATUS_CHOICES, Game, Player
+from games.names import name_normal
 from scoring import RULESETS
 
 
@@ -27,7 +28,7 @@ class GameFilter(RulesetStatusFilter):
         fields = ["ruleset", "status", "player"]
 
     def with_player(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        seated = Player.objects.filter(game=OuterRef("pk"), name__iexact=value)
+        seated = Player.objects.filter(game=OuterRef("pk"), name__iexact=name_normal(value))
         return queryset.filter(Exists(seated))
 
 
