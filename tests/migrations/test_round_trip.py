@@ -158,3 +158,20 @@ def test_a_database_that_never_had_the_task_engine_gets_no_task_table(executor):
     executor.loader.build_graph()
     executor.migrate(PREVIOUS)
     assert TASKS.TASK_TABLE not in connection.introspection.table_names()
+
+
+def test_every_migration_runs_backwards_to_the_first_with_a_game_stored(executor):
+    executor.loader.build_graph()
+    latest = [node for node in executor.loader.graph.leaf_nodes() if node[0] == "games"]
+    executor.migrate(latest)
+    apps = executor.loader.project_state(latest).apps
+    game = apps.get_model("games", "Game").objects.create(ruleset="yahtzee", state={})
+    apps.get_model("games", "IdempotencyRecord").objects.create(
+        game=game, key="k", fingerprint="f", snapshot=[]
+    )
+    first = [("games", "0001_initial")]
+    executor.loader.build_graph()
+    executor.migrate(first)
+    old = executor.loader.project_state(first).apps
+    assert list(old.get_model("games", "Game").objects.values_list("pk", flat=True)) == [game.pk]
+    assert not old.get_model("games", "IdempotencyRecord").objects.exists()
