@@ -12,6 +12,10 @@ like ``Ann``. The rule, in one place so that every kind of name keeps it:
   (Cs), unassigned code points (Cn), line and paragraph separators (Zl, Zp), and the
   few letters and marks that Unicode also calls default-ignorable (Hangul fillers,
   variation selectors, the combining grapheme joiner) or that draw blank (braille blank);
+- a name is written in the Basic Multilingual Plane, where the letters of every living
+  script are (emoji, mathematical letters and the rarest ideographs, beyond it, are
+  refused), which lets the request schema list what a name may hold in a pattern that
+  Python and ECMAScript read alike (``games.api.fields.name_text``);
 - a name may not start with a combining mark, nor stack more than a few of them;
 - white space around it is dropped (first: a trailing newline is white space, not a
   control) and each inner run becomes one space; something must be left.
@@ -50,29 +54,52 @@ class NameRefused(ValueError):
     """Why a name cannot be taken, in words for the caller."""
 
 
+LAST_OF_THE_BASIC_PLANE = 0xFFFF
+
+CATEGORY_WORDS = {
+    "Cc": "a control character", "Cf": "a format character", "Co": "a private-use character",
+    "Cs": "a lone surrogate", "Cn": "an unassigned code point", "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
+
+def _label(character: str) -> str:
+    words = CATEGORY_WORDS.get(unicodedata.category(character), "a character")
+    return f"U+{ord(character):04X} ({unicodedata.name(character, words).lower()})"
+
+
 def _refusal(character: str) -> str | None:
-    category = unicodedata.category(character)
-    if ord(character) in INVISIBLE or category in REFUSED_CATEGORIES:
-        label = unicodedata.name(character, "an unnamed character")
-        return f"U+{ord(character):04X} ({label.lower()}) is not allowed in a name"
+    """Why ``character`` cannot stand in a name, if it cannot."""
+    if ord(character) > LAST_OF_THE_BASIC_PLANE:
+        return (
+            f"{_label(character)} is beyond the Basic Multilingual Plane, where the letters "
+            "of every living script are: a name is written with those"
+        )
+    if ord(character) in INVISIBLE or unicodedata.category(character) in REFUSED_CATEGORIES:
+        return f"{_label(character)} is not allowed in a name"
     return None
+
+
+def allowed_in_name(character: str) -> bool:
+    """Whether ``character`` may stand in a name, as given and once normalised (the request
+    schema lists these)."""
+    return not any(map(_refusal, character + unicodedata.normalize("NFKC", character)))
 
 
 def name_clean(text: str) -> str:
     """The name as it is stored and shown; :class:`NameRefused` if it cannot be one."""
-    normal = unicodedata.normalize("NFKC", text).strip()
-    for character in text.strip():  # first as given, so the refusal names what was sent
-        refusal = _refusal(character)
-        if refusal:
-            raise NameRefused(refusal)
-    marks = 0
-    for character in normal:
+    given, marks = text.strip(), 0
+    for character in given:  # first as given, so the refusal names what was sent
         refusal = _refusal(character)
         if refusal:
             raise NameRefused(refusal)
         marks = marks + 1 if unicodedata.category(character).startswith("M") else 0
         if marks > MOST_MARKS_IN_A_ROW:
             raise NameRefused("too many accents on one letter")
+    normal = unicodedata.normalize("NFKC", given)
+    refusal = next(filter(None, map(_refusal, normal)), None)
+    if refusal:
+        raise NameRefused(refusal)
     name = " ".join(normal.split())
     if not name:
         raise NameRefused("a name needs a visible character")

@@ -2,6 +2,8 @@
 scorecard, a name. Strict: a value is refused, never coerced. No rules here: the engine
 owns them."""
 
+import functools
+import unicodedata
 from typing import Any, NoReturn
 
 from django.core.validators import RegexValidator
@@ -11,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.http.strict import StrictCharField, StrictIntegerField
-from games.names import NameRefused, name_clean
+from games.names import MOST_MARKS_IN_A_ROW, NameRefused, allowed_in_name, name_clean
 from scoring import RULESETS, ProblemCode
 
 
@@ -139,8 +141,36 @@ class VisibleTextSchema(OpenApiSerializerFieldExtension):
             and schema.get("type") == "string"
             and "enum" not in schema
         ):
-            schema["pattern"] = VISIBLE_TEXT
+            schema["pattern"] = name_text() if isinstance(field, NameField) else VISIBLE_TEXT
         return schema
+
+
+@functools.cache
+def name_text() -> str:
+    """What :class:`NameField` takes, as a pattern: white space around it (trimmed), then a
+    first character that is neither white space nor a combining mark (once normalised), then
+    characters that
+    :func:`games.names.allowed_in_name` allows. Listed from the Basic Multilingual Plane
+    only, which a name keeps to: so Python, for which a character beyond it is one code
+    point, and ECMAScript, for which it is two surrogates, both find it outside. No more than
+    four accents in a row. (A name that normalises to more than the length bound still passes
+    the pattern and is refused: rare enough for a schema to leave out.)"""
+    basic = [chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF]
+    white = [c for c in basic if c.isspace()]
+    allowed = [c for c in basic if allowed_in_name(c)]
+    marks = [c for c in allowed if unicodedata.category(c).startswith("M")]
+    around = _character_class(white)
+    return (
+        f"^(?![\\s\\S]*[{_character_class(marks)}]{{{MOST_MARKS_IN_A_ROW + 1}}})"
+        f"[{around}]*(?![{_character_class([c for c in basic if _no_start(c)])}])"
+        f"[{_character_class(allowed)}]+[{around}]*$"
+    )
+
+
+def _no_start(character: str) -> bool:
+    """White space, or a character that is (or normalises to) a combining mark first."""
+    normal = unicodedata.normalize("NFKC", character).strip()
+    return not normal or unicodedata.category(normal[0]).startswith("M")
 
 
 class NameField(StrictCharField):
