@@ -176,9 +176,12 @@ def _no_start(character: str) -> bool:
 class NameField(StrictCharField):
     """A name a person reads (a student's, a seat's, a classroom's, a bot's): given back as
     :func:`games.names.name_clean` stores it, or refused (``invalid``, naming the field)
-    when it could pass for another name. The length bound holds for the name as stored."""
+    when it could pass for another name. The length bound holds for the name as sent (white
+    space around it included, as the schema's ``maxLength`` says) and as stored."""
 
     def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         try:
             return name_clean(super().to_internal_value(data))
         except NameRefused as refused:

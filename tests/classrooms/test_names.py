@@ -98,6 +98,9 @@ def test_a_name_is_stored_in_its_plain_form(classes):
 def test_the_length_bound_is_that_of_the_stored_name(classes):
     room = classes.open()
     assert classes.join(room, "x" * 50)["student"]["name"] == "x" * 50
+    # The schema's maxLength counts what is sent: white space that would be trimmed too.
+    problem = assert_problem(_join(classes, room, "y" + "\u0085" * 50), 400, "invalid")
+    assert [error["field"] for error in problem["errors"]] == ["name"]
     # One character that NFKC writes as eighteen: three are 54 characters as stored.
     problem = assert_problem(_join(classes, room, "\ufdfa" * 3), 400, "invalid")
     assert [error["field"] for error in problem["errors"]] == ["name"]
