@@ -1,13 +1,14 @@
-"""Students' names keep the rule of games.names: stored NFKC-normalised, without characters
-that show nothing, and unique in their classroom by name_key (case, width and Unicode form
-ignored) rather than by lower case alone.
+"""Students' names keep the rule of games.names: stored NFKC-normalised, without the
+characters it refuses (those that show nothing or pass for others), and unique in their
+classroom by name_key (case, width and Unicode form ignored) rather than by lower case.
 
-Existing students are brought under the rule in the order they joined: a name the rule
-refuses is repaired (the refused characters dropped; "Student" if nothing is left), and a
-name whose key an earlier student of the classroom already holds gets " (2)", " (3)", ...
-Nobody is removed, and keys, games and results stay with the same student; the teacher sees
-the suffix on the roster and can tell the two apart. Seats and classrooms keep the names
-they have: a finished game's names are part of its record.
+Existing students are brought under the rule (as games.names has it when this runs) in the
+order they joined: a name the rule refuses is repaired (the refused characters dropped;
+"Student" if nothing is left), and a name whose key an earlier student of the classroom
+already holds gets " (2)", " (3)", ... Nobody is removed, and keys, games and results stay
+with the same student; the teacher sees the suffix on the roster and can tell the two
+apart. Seats and classrooms keep the names they have: a finished game's names are part of
+its record.
 
 Reversible: going back sets each key by the previous rule (the lower-cased name) and keeps
 the names as they now are, which the previous release serves as it would any name.
@@ -17,7 +18,7 @@ import unicodedata
 
 from django.db import migrations, models
 
-from games.names import NameRefused, name_clean, name_key
+from games.names import NameRefused, allowed_in_name, name_clean, name_key
 
 MOST = 50  # the name column's length
 PREVIOUS_RULE_LENGTH = 50  # the key column's length before
@@ -36,11 +37,7 @@ def _repaired(name: str) -> str:
 
 
 def _kept(character: str) -> bool:
-    try:
-        name_clean(f"x{character}x")
-    except NameRefused:
-        return character.isspace()
-    return True
+    return allowed_in_name(character) or character.isspace()
 
 
 def _unique(name: str, taken: set[str]) -> str:
