@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from games.classrooms.quotas import FIELDS as QUOTA_FIELDS
 from games.classrooms.quotas import quota_defaults
 from games.models import ApiKey, Classroom, Game, Student
+from games.names import NameRefused, name_clean
 from games.play.selectors import with_seats
 
 
@@ -112,6 +113,13 @@ class ClassroomForm(forms.ModelForm):
             self.fields[field].help_text = (
                 f"Per key. Empty: the deployment's default, now {defaults[field]}."
             )
+
+    def clean_name(self) -> str:
+        """A renamed classroom keeps the rule every name keeps (games.names)."""
+        try:
+            return name_clean(self.cleaned_data["name"])
+        except NameRefused as refused:
+            raise forms.ValidationError(str(refused)) from None
 
     def save(self, commit: bool = True) -> Classroom:
         given = {f: self.cleaned_data[f] for f in QUOTA_FIELDS}

@@ -126,3 +126,17 @@ def test_an_operator_raises_a_classrooms_quota_in_the_admin(classes, admin_clien
     assert refused.status_code == 200
     assert Classroom.objects.get(pk=room.id).quota == {"games_per_hour": 20000}
     assert Classroom.objects.get(pk=room.id).joining == "closed"
+
+
+def test_a_classroom_renamed_in_the_admin_keeps_the_rule_for_names(classes, admin_client):
+    room = classes.open("5B")
+    page = reverse("admin:games_classroom_change", args=[room.id])
+    form = {"joining": "open", "games_per_hour": "", "advice_per_hour": ""}
+    form |= {f"students-{k}": "0" for k in ("TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS")}
+    form["students-MAX_NUM_FORMS"] = "0"
+    refused = admin_client.post(page, {**form, "name": "6A\u202e"})
+    assert refused.status_code == 200
+    assert "is not allowed in a name" in refused.content.decode()
+    assert Classroom.objects.get(pk=room.id).name == "5B"
+    assert admin_client.post(page, {**form, "name": "\uff16A"}).status_code == 302
+    assert Classroom.objects.get(pk=room.id).name == "6A"
