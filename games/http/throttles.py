@@ -9,13 +9,17 @@ Rates come from ``settings.THROTTLE_RATES`` when a request is checked, so tests 
 them; an empty rate turns that limit off.
 """
 
+from collections.abc import Callable
+
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games.classrooms.quotas import quota_of
 from games.http.limits import Window, client_address, hit, parse_rates
+from games.work.tables import ASKER
 
 
 class ScopedThrottle(BaseThrottle):
@@ -102,3 +106,19 @@ class ClassroomThrottle(ScopedThrottle):
 
     scope = "classrooms"
     per_key = False
+
+
+class TableAskerMiddleware:
+    """Names the client of each request (its address, as the limits count it) for
+    ``games.work.tables``, which limits the new strategy tables one client may queue; work
+    outside requests names nobody and is not limited."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = ASKER.set(f"address:{client_address(request)}")
+        try:
+            return self.get_response(request)
+        finally:
+            ASKER.reset(token)

@@ -59,16 +59,16 @@ def test_only_a_students_finished_game_leaves_figures_to_keep(classes, forced):
     assert figures.figures_due() is None
 
 
-def test_a_missing_table_puts_the_figures_off_not_away(classes, forced, settings, tmp_path: Path,
-                                                      monkeypatch):
+def test_a_missing_table_puts_the_figures_off_not_away(classes, forced, settings, tmp_path: Path):
+    from games.models import StrategyTable
+
     room = classes.open()
     classes.join(room, "Ann")
     game = finished_game(classes, room)
-    built = []
-    monkeypatch.setattr(figures, "build_in_background", lambda **table: built.append(table))
-    settings.STRATEGY_DIR = tmp_path  # no table here
+    settings.STRATEGY_DIR = tmp_path  # no table here, nor in the database
     run_due_work()
-    assert built == [{"ruleset_id": "forced-yatzy", "options": game["options"]}]
+    queued = StrategyTable.objects.get()  # its build is queued for a worker
+    assert (queued.name, queued.built_at) == ("forced-yatzy.npz", None)
     assert Player.objects.get(game_id=game["id"], seat=0).accuracy is None
     assert not Game.objects.get(pk=game["id"]).figures_kept  # still due: tried again later
     assert figures.figures_due() is not None

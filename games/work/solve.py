@@ -1,0 +1,31 @@
+"""``python -m games.work.solve RULESET OPTIONS_JSON FOLDER NICE``: solve one strategy table
+into FOLDER, at the lower priority NICE (added to this process's niceness).
+
+Run by a worker's table builder (``games.work.builds``) as a child process of its own, so
+that the solver's core is the first the system takes back for serving requests, and so that
+neither the worker's other threads nor its memory wait on the solver. Imports no Django.
+"""
+
+import json
+import os
+import sys
+
+from scoring.strategy import build_table
+from scoring.strategy.tenthousand_tables import build as build_ten_thousand
+
+TEN_THOUSAND = "ten-thousand"
+
+
+def main(argv: list[str]) -> int:
+    ruleset_id, options_json, folder, nice = argv
+    os.nice(int(nice))
+    options = json.loads(options_json)
+    if ruleset_id == TEN_THOUSAND:
+        build_ten_thousand(int(options["bank_minimum"]), folder)
+    else:
+        build_table(ruleset_id, options, folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
