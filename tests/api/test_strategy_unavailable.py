@@ -5,7 +5,11 @@ No request builds a table: the builder is wrapped to note the threads that call 
 the request's thread (this test's) must never be one of them.
 """
 
+import os
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -15,8 +19,11 @@ from games.play import strategy as game_strategy
 from games.work.builds import Builder
 from scoring.strategy import api as strategy_api
 from scoring.strategy import prepare_table, tenthousand_tables, unload_all
+from tests.conftest import postgres_only
 
 from .conftest import assert_problem
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class BuildSpy:
@@ -178,3 +185,61 @@ def test_no_build_is_queued_past_the_deployment_s_waiting_tables(api, tables, se
     for number, minimum in enumerate((100, 150, 200)):
         ask_ten_thousand(api, minimum, address=f"203.0.113.{number}")
     assert sorted(r.options["bank_minimum"] for r in StrategyTable.objects.all()) == [100, 150]
+
+
+# -- the workers' builds ----------------------------------------------------------------------
+
+
+def test_a_build_whose_worker_died_is_taken_up_again_once_its_lease_runs_out(api, tables):
+    from games.work import tables as queue
+
+    url = "/api/v1/rulesets/forced-yatzy/advice/"
+    assert_unavailable(api.client.post(url, {"dice": None}, format="json"))
+    dead = queue.take(lease_seconds=1.0)  # a worker took it, then died: nobody renews it
+    assert dead is not None and dead.attempts == 1
+    assert worker_builds() == 0  # held: nobody else builds it meanwhile
+    time.sleep(1.5)
+    assert worker_builds() == 1
+    row = StrategyTable.objects.get()
+    assert row.attempts == 2 and row.built_at is not None
+    assert not queue.store(dead, b"late", seconds=1.0)  # the dead worker's lease is gone
+    assert bytes(StrategyTable.objects.get().data) != b"late"
+    assert api.client.post(url, {"dice": None}, format="json").status_code == 200
+
+
+def worker_process(database: str) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": database, "STRATEGY_BUILD_LEASE_SECONDS": "30"}
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "run_worker", "--interval", "0.1"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_worker_processes_build_a_queued_table_once(tables, settings):
+    from django.db import connection
+
+    from games.work import tables as queue
+
+    for options in ({}, {"joker": "free", "yahtzee_bonus": "none"}):
+        ruleset = "forced-yatzy" if not options else "yahtzee"
+        queue.ask(queue.spec_of(ruleset, options))
+    parts = connection.settings_dict
+    database = f"postgres://{parts['USER']}@{parts['HOST']}:{parts['PORT']}/{parts['NAME']}"
+    workers = [worker_process(database) for _ in range(2)]
+    try:
+        deadline = time.monotonic() + 180
+        while StrategyTable.objects.filter(built_at=None).exists():
+            assert time.monotonic() < deadline, "the workers built nothing"
+            assert all(w.poll() is None for w in workers)
+            time.sleep(0.2)
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(30)
+    assert sorted(StrategyTable.objects.values_list("name", "attempts")) == [
+        ("forced-yatzy.npz", 1),
+        ("yahtzee--joker-free--yahtzee_bonus-none.npz", 1),
+    ]
