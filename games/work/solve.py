@@ -4,11 +4,15 @@ into FOLDER, at the lower priority NICE (added to this process's niceness).
 Run by a worker's table builder (``games.work.builds``) as a child process of its own, so
 that the solver's core is the first the system takes back for serving requests, and so that
 neither the worker's other threads nor its memory wait on the solver. Imports no Django.
+A child whose worker died (killed, out of memory) stops too, and removes its folder: the
+solver releases the interpreter's lock, so a thread of its own watches for that.
 """
 
 import json
 import os
+import shutil
 import sys
+import threading
 
 from scoring.strategy import build_table
 from scoring.strategy.tenthousand_tables import build as build_ten_thousand
@@ -16,8 +20,23 @@ from scoring.strategy.tenthousand_tables import build as build_ten_thousand
 TEN_THOUSAND = "ten-thousand"
 
 
+def stop_with_parent(folder: str) -> None:
+    """Exit as soon as the process that started this one is gone (this one is then
+    adopted by another), removing the folder the table was to be written into."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(1.0)
+        shutil.rmtree(folder, ignore_errors=True)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
     ruleset_id, options_json, folder, nice = argv
+    stop_with_parent(folder)
     os.nice(int(nice))
     options = json.loads(options_json)
     if ruleset_id == TEN_THOUSAND:
