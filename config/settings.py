@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # API keys and the stop for repeated wrong credentials (games.http.api_keys).
     "games.http.api_keys.ApiKeyMiddleware",
+    # Who asks for a missing strategy table: a client may queue a few builds an hour.
+    "games.http.throttles.TableAskerMiddleware",
     # Admin login attempts (django-axes): last, as it asks.
     "axes.middleware.AxesMiddleware",
 ]
@@ -364,14 +366,24 @@ SPECTACULAR_SETTINGS = {
 # seat) to 50 KiB (four seats): 500 of them, 10 to 25 MB a worker process.
 GAMES_KEPT = env_int("GAMES_KEPT", 500, minimum=0)
 
-# Where the optimal-strategy tables are kept (built by `manage.py build_strategy` before the
-# service serves; a request that finds one missing gets 503 and starts its build in the
-# background).
+# Where each process keeps its copy of the optimal-strategy tables (built by `manage.py
+# build_strategy` before the service serves; one missing here is copied from the database,
+# where the deployment stores each table it built: see games.work.tables).
 STRATEGY_DIR = Path(env_str("STRATEGY_DIR", str(BASE_DIR / "strategy-tables")))
 # Ten Thousand's bank minimums whose solved tables `build_strategy` builds before serving
-# (comma-separated; one table serves every target up to 10,000): another is built in the
-# background at its first request (about half a minute).
+# (comma-separated; one table serves every target up to 10,000): another is queued at its
+# first request (503 until a worker has built it, 5 to 50 s of one core).
 TEN_THOUSAND_BANK_MINIMUMS = [int(v) for v in env_list("TEN_THOUSAND_BANK_MINIMUMS", "0,350")]
+# New tables one client address may queue (a rate, as THROTTLE_*; empty: no limit). Past it,
+# a request for another missing table is answered 503 and queues nothing.
+STRATEGY_BUILD_RATE = env_str("STRATEGY_BUILD_RATE", "3/hour")
+# Tables that may wait for a build at once, from all callers: past it, nothing is queued.
+STRATEGY_BUILDS_WAITING = env_int("STRATEGY_BUILDS_WAITING", 20, minimum=1)
+# How long a worker holds a table it builds (renewed every third of it while the build
+# runs): a worker that dies mid-build leaves the table to be taken again after this.
+STRATEGY_BUILD_LEASE_SECONDS = env_int("STRATEGY_BUILD_LEASE_SECONDS", 60, minimum=3)
+# The niceness added to a build's process: serving requests comes first.
+STRATEGY_BUILD_NICE = env_int("STRATEGY_BUILD_NICE", 10, minimum=0)
 
 # Waiting or active games untouched for this many days are abandoned by abandon_idle_games.
 ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)

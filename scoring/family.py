@@ -120,6 +120,14 @@ class Family(ABC):
         was built. One build per table at a time, across threads and processes."""
 
     @abstractmethod
+    def table_file(
+        self, ruleset_id: str, table_options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], str, dict[str, Any]]:
+        """For the table of these options (as :meth:`table_options` gives them): the full
+        options it is solved for, its file's name, and the header a fresh file of the
+        current engine carries (what a deployment's stored copy is fingerprinted by)."""
+
+    @abstractmethod
     def describe_table(self, table: Any) -> str:
         """What a solved table says of the game in a few words, for the build's log (a
         table as :meth:`prepare_table`'s builders give it)."""

@@ -84,7 +84,7 @@ def keys_by_the_previous_rule(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0016_event_notify_news")]
+    dependencies = [("games", "0017_strategy_tables")]
 
     operations = [
         migrations.AlterField(

@@ -92,6 +92,16 @@ class BoxGames(Family):
 
         return prepare_table(ruleset_id, table_options, folder)[1]
 
+    def table_file(
+        self, ruleset_id: str, table_options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], str, dict[str, Any]]:
+        from .strategy.model import model_for
+        from .strategy.table import expected_meta, solver_for, table_path
+
+        model = model_for(ruleset_id, table_options)
+        meta = expected_meta(model, solver_for(model))
+        return dict(model.options), table_path(".", model).name, meta
+
     def describe_table(self, table: Any) -> str:
         return f"expected final score {table.start_value:.4f}"
 

@@ -85,6 +85,14 @@ class TenThousandFamily(Family):
 
         return prepare_tables(table_options["bank_minimum"], folder)[1]
 
+    def table_file(
+        self, ruleset_id: str, table_options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], str, dict[str, Any]]:
+        from .strategy.tables import expected_meta, table_path
+
+        minimum = int(table_options["bank_minimum"])
+        return {"bank_minimum": minimum}, table_path(".", minimum).name, expected_meta(minimum)
+
     def describe_table(self, table: Any) -> str:
         return (
             f"first player wins {table.meta['first_player_wins']:.6f}, expected turns "

@@ -304,9 +304,16 @@ def _solve_two(units, minimum, start, probability, first, points, dice, bust, to
     for s in range(2 * units - 2, -1, -1):
         for a in range(max(0, s - units + 1), s // 2 + 1):
             b = s - a
-            # Start from the neighbours one sum up: the policy rarely changes between them.
-            g1 = W[a, b + 1] if b + 1 < units else 0.5
-            g2 = W[b, a + 1] if a + 1 < units else 0.5
+            # Start from the neighbours one and two sums up, extrapolated to a plane (exact
+            # where W is linear): the closer the guess, the likelier its policy is the
+            # optimal one, and a pair then takes two rounds (solve, check) instead of three
+            # (a quarter less work than starting from the nearest neighbour alone).
+            if a + 1 < units and b + 1 < units:
+                g1 = W[a, b + 1] + W[a + 1, b] - W[a + 1, b + 1]
+                g2 = W[b, a + 1] + W[b + 1, a] - W[b + 1, a + 1]
+            else:
+                g1 = W[a, b + 1] if b + 1 < units else 0.5
+                g2 = W[b, a + 1] if a + 1 < units else 0.5
             _solve_pair(a, b, units, minimum, W, tables, (g1, g2), work, tolerance, rounds)
     return W
 
