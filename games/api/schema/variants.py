@@ -18,11 +18,11 @@ then keep the plain shape of the body.
 import copy
 from collections.abc import Iterator
 from functools import cache
-from itertools import combinations_with_replacement, pairwise
+from itertools import pairwise
 from typing import Any
 
 from scoring import Option, RuleError, Ruleset
-from scoring.boxgame import Box, BoxGame
+from scoring.boxgame import BoxGame
 from scoring.strategy import levels_for
 
 Schema = dict[str, Any]
@@ -230,8 +230,7 @@ def score_body(generic: Schema, ruleset: Ruleset) -> Schema:
         fields["dice"].update(
             minItems=ruleset.dice, maxItems=ruleset.dice, description=f"The {ruleset.dice} dice."
         )
-        card = scorecard_schema(ruleset, fields["scorecard"]["additionalProperties"])
-        fields["scorecard"] = card | {"nullable": True}
+        fields["scorecard"] = scorecard_schema(ruleset) | {"nullable": True}
     else:
         fields["dice"].update(
             minItems=1,
@@ -243,17 +242,17 @@ def score_body(generic: Schema, ruleset: Ruleset) -> Schema:
 
 
 def advice_body(generic: Schema, ruleset: BoxGame) -> Schema:
-    """Advice's body: the ruleset's dice, and a scorecard that play can reach. In a game of
-    fixed order the filled boxes are the first ones; in a game of free order the upper boxes
-    hold a total that dice can make (its solver values only those; the fixed-order solver
-    values every total). ``rolls_left`` is needed with dice, unless the card is full."""
+    """Advice's body: the ruleset's dice, and a scorecard that play can reach: each box
+    holds points some game puts in it, and in a game of fixed order the filled boxes are the
+    first ones; a bonus that such a card and the options allow. ``rolls_left`` is needed
+    with dice, unless the card is full."""
     body = copy.deepcopy(generic)
     fields = body["properties"]
     fields["options"] = options_schema(ruleset)
     fields["dice"].update(minItems=ruleset.dice, maxItems=ruleset.dice)
-    points = fields["scorecard"]["additionalProperties"]
+    fields["yahtzee_bonus"].update(bonus_schema(ruleset))
     order = fill_order(ruleset)
-    card = scorecard_schema(ruleset, points, reachable=order is None)
+    card = scorecard_schema(ruleset)
     if order is not None:
         card["not"] = {"anyOf": list(filled_after_open(order))}
         card["description"] += (
@@ -269,13 +268,19 @@ def advice_body(generic: Schema, ruleset: BoxGame) -> Schema:
         {"required": ["rolls_left"], "properties": {"rolls_left": {"type": "integer"}}},
         {"required": ["scorecard"], "properties": {"scorecard": full}},
     ]
-    # Refused: dice, and neither rolls_left nor a full card.
-    body["not"] = {
-        "required": ["dice"], "properties": {"dice": {"type": "array"}}, "not": {"anyOf": told}
-    }
+    # Refused: dice, and neither rolls_left nor a full card; a bonus no game earns.
+    refused = [
+        {"required": ["dice"], "properties": {"dice": {"type": "array"}}, "not": {"anyOf": told}},
+        *bonus_refused(ruleset),
+    ]
+    body["not"] = {"anyOf": refused}
     body["description"] = (
         f"A position of {ruleset.name}. With `dice`, `rolls_left` is needed too, unless every "
-        "box is filled (the answer is then the final score)."
+        "box is filled (the answer is then the final score). A `yahtzee_bonus` above 0 needs "
+        "the box that earns it at its top points, and options that give one."
+        if ruleset.bonus_box
+        else f"A position of {ruleset.name}. With `dice`, `rolls_left` is needed too, unless "
+        "every box is filled (the answer is then the final score); `yahtzee_bonus` is 0."
     )
     return body
 
@@ -302,35 +307,71 @@ def ten_thousand_advice_body(generic: Schema, ruleset: Ruleset) -> Schema:
     return body
 
 
-def scorecard_schema(ruleset: BoxGame, points: Schema, *, reachable: bool = False) -> Schema:
-    """The ruleset's boxes, each to ``points`` or null; with ``reachable``, an upper box's
-    points only those its dice can make (0, 1 x its face ... 5 x its face). That is enough
-    for the upper total to be one dice can make, which is what the service checks; it also
-    takes other points whose total dice can make, a sum that a schema cannot state."""
-    boxes = {}
-    for box in ruleset.boxes:
-        boxes[box.id] = dict(points)
-        if reachable and box.section == "upper":
-            made = box_points(box, ruleset.dice)
-            boxes[box.id] = {"type": "integer", "nullable": True, "enum": [*made, None]}
-    said = "Box id to points, or null for an open box; missing boxes are open."
-    if reachable:
-        said += (
-            " An upper box holds points its dice can make (the service takes any upper "
-            "boxes whose total dice can make)."
-        )
+def scorecard_schema(ruleset: BoxGame) -> Schema:
+    """The ruleset's boxes, each to the points some game puts in it (the engine's
+    ``possible_points``) or null: the upper total is then one that dice make too."""
+    boxes = {
+        box.id: {"type": "integer", "nullable": True, "enum": [*ruleset.box_points(box.id), None]}
+        for box in ruleset.boxes
+    }
     return {
         "type": "object",
         "properties": boxes,
         "additionalProperties": False,
-        "description": said,
+        "description": "Box id to points, or null for an open box; missing boxes are open. "
+        "A box holds only points some game puts in it (a scratch's 0 included).",
     }
 
 
-def box_points(box: Box, dice: int) -> list[int]:
-    """Every number of points some throw of so many dice scores in the box."""
-    throws = combinations_with_replacement(range(1, 7), dice)
-    return sorted({box.score(list(faces)) for faces in throws})
+def bonus_schema(ruleset: BoxGame) -> Schema:
+    """What a seat's bonus beside its boxes may be under any options (the engine's
+    ``check_bonus``; :func:`bonus_refused` states what the card and options add)."""
+    most = _most_bonus(ruleset)
+    if not most:
+        return {"enum": [0], "maximum": 0}
+    return {"maximum": most, "multipleOf": ruleset.bonus_step}
+
+
+def bonus_refused(ruleset: BoxGame) -> Iterator[Schema]:
+    """A bonus above what an option's value allows, or without the bonus box at its top
+    points (no card, or another value in that box)."""
+    ceilings = _bonus_ceilings(ruleset)
+    most = _most_bonus(ruleset)
+    if not most or ruleset.bonus_box is None:
+        return
+    for (option_id, value), ceiling in ceilings.items():
+        if ceiling < most:
+            chosen = {"required": [option_id], "properties": {option_id: {"enum": [value]}}}
+            yield {
+                "required": ["yahtzee_bonus", "options"],
+                "properties": {
+                    "yahtzee_bonus": {"minimum": ceiling + ruleset.bonus_step},
+                    "options": chosen,
+                },
+            }
+    earned = {"yahtzee_bonus": {"minimum": ruleset.bonus_step}}
+    top = ruleset.box_points(ruleset.bonus_box)[-1]
+    at_top = {"required": [ruleset.bonus_box], "properties": {ruleset.bonus_box: {"enum": [top]}}}
+    yield {"required": ["yahtzee_bonus"], "properties": earned, "not": {"required": ["scorecard"]}}
+    yield {
+        "required": ["yahtzee_bonus", "scorecard"],
+        "properties": {**earned, "scorecard": {"not": at_top}},
+    }
+
+
+def _most_bonus(ruleset: BoxGame) -> int:
+    defaults = ruleset.validate_options({})
+    return max([ruleset.bonus_ceiling(defaults), *_bonus_ceilings(ruleset).values()])
+
+
+def _bonus_ceilings(ruleset: BoxGame) -> dict[tuple[str, Any], int]:
+    """The most bonus under each value of each option (the others at their defaults)."""
+    defaults = ruleset.validate_options({})
+    ceilings = {}
+    for option in ruleset.options:
+        for value in option_values(option):
+            ceilings[option.id, value] = ruleset.bonus_ceiling({**defaults, option.id: value})
+    return ceilings
 
 
 def fill_order(ruleset: BoxGame) -> list[str] | None:
