@@ -17,6 +17,8 @@ given, so that nothing a client sees changes:
   charset) is parsed again by DRF's parser, whose error message is the one the client gets;
   so is a body with 19 digits in a row (orjson reads an integer past 64 bits as a float,
   Python as the integer it is).
+
+Either way, the parsed body is bounded before any view reads it (``strict.check_bounds``).
 """
 
 import io
@@ -28,6 +30,8 @@ import orjson
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
+
+from games.http.strict import check_bounds
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
 # A number that Python would write with an exponent of its own: below 1e-4 (orjson:
@@ -69,6 +73,13 @@ class FastJSONParser(JSONParser):
         stream: Any,
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        data = self._parse(stream, media_type, parser_context)
+        check_bounds(data)
+        return data
+
+    def _parse(
+        self, stream: Any, media_type: str | None, parser_context: Mapping[str, Any] | None
     ) -> Any:
         encoding = (parser_context or {}).get("encoding") or "utf-8"
         if stream is None or encoding.lower().replace("-", "") != "utf8":

@@ -1,0 +1,88 @@
+"""A refusal costs little whatever the body holds: a body beyond the bounds of any request
+(names in one object, values in all, depth) is refused before its fields are checked, and a
+refusal lists the first few faults and counts the rest. A body of 100,000 unknown names used
+to be answered with 10 MB naming every one."""
+
+import json
+
+import pytest
+
+from games.http.problems import MOST_ERRORS_SHOWN
+from games.http.strict import MOST_DEPTH, MOST_NAMES, MOST_VALUES
+from games.models import Game
+
+from .conftest import assert_problem
+
+CREATE = "/api/v1/games/"
+SEAT = {"name": "Ann"}
+
+
+def post(api, path: str, body: object):
+    return api.client.post(path, json.dumps(body), content_type="application/json")
+
+
+def nested(depth: int) -> object:
+    """Lists ``depth - 1`` deep: in an object, a body ``depth`` deep."""
+    value: object = 0
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({f"k{i}": i for i in range(100_000)}, f"at most {MOST_NAMES} names"),
+        (
+            {"ruleset": "yahtzee", "players": [SEAT], "options": {f"o{i}": 1 for i in range(65)}},
+            f"at most {MOST_NAMES} names",
+        ),
+        ({"ruleset": "yahtzee", "players": [[0] * 50_000] * 6}, f"at most {MOST_VALUES} values"),
+        ({"ruleset": "yahtzee", "players": nested(MOST_DEPTH + 1)}, f"at most {MOST_DEPTH}"),
+    ],
+)
+def test_a_body_beyond_the_bounds_is_refused_before_its_fields_and_briefly(api, body, said):
+    response = post(api, CREATE, body)
+    problem = assert_problem(response, 400, "invalid")
+    assert said in problem["detail"]
+    assert [e["field"] for e in problem["errors"]] == ["body"]
+    assert len(response.content) < 1000
+    assert not Game.objects.exists()
+
+
+def test_a_body_within_the_bounds_is_read():
+    from games.http.strict import check_bounds
+
+    check_bounds({"players": nested(MOST_DEPTH), **{f"k{i}": 0 for i in range(MOST_NAMES - 1)}})
+    check_bounds([[0] * (MOST_VALUES // 2 - 1)] * 2)
+
+
+def test_a_refusal_lists_the_first_faults_and_counts_the_others(api):
+    body = {"ruleset": "yahtzee", "players": [SEAT], **{f"extra{i}": 1 for i in range(60)}}
+    problem = assert_problem(post(api, CREATE, body), 400, "unknown_field")
+    assert len(problem["errors"]) == MOST_ERRORS_SHOWN
+    assert [e["field"] for e in problem["errors"]] == [f"extra{i}" for i in range(5)]
+    assert problem["more_errors"] == 60 - MOST_ERRORS_SHOWN
+    assert problem["detail"].endswith(f"and {60 - MOST_ERRORS_SHOWN} more")
+    assert not Game.objects.exists()
+
+
+def test_a_refusal_with_few_faults_lists_them_all_and_counts_nothing(api):
+    body = {"ruleset": "yahtzee", "players": [SEAT], "extra": 1}
+    problem = assert_problem(post(api, CREATE, body), 400, "unknown_field")
+    assert [e["field"] for e in problem["errors"]] == ["extra"]
+    assert "more_errors" not in problem
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/v1/rulesets/ten-thousand/advice/", {"totals": ["x"] * 100_000}, "totals"),
+        (CREATE, {"ruleset": "yahtzee", "players": [{"nme": "A"}] * 100_000}, "players"),
+    ],
+)
+def test_a_long_list_is_refused_for_its_length_not_item_by_item(api, path, body, field):
+    response = post(api, path, body)
+    problem = assert_problem(response, 400, "invalid")
+    assert [e["field"] for e in problem["errors"]] == [field]
+    assert len(response.content) < 1000
