@@ -19,14 +19,22 @@ given, so that nothing a client sees changes:
   Python as the integer it is).
 
 Either way, the parsed body is bounded before any view reads it (``strict.check_bounds``).
+A large body refused there leaves the process as large as it was: the C library keeps the
+memory its many small objects took, for later use, and across request threads that grew the
+process by megabytes each time (``tests/bench/large_bodies.py``). So after refusing such a
+body the parser hands the free memory back to the system (glibc's ``malloc_trim``, where
+the C library has it).
 """
 
+import ctypes
+import ctypes.util
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
+from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
@@ -42,6 +50,23 @@ _SPELLED_OTHERWISE = re.compile(rb'(?:^|[\[{:,])"?-?(?:0\.0000|\d+(?:\.\d+)?e-)'
 _LONG_NUMBER = re.compile(rb"\d{19}")
 _SEPARATORS = (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029")
 _default = JSONEncoder().default
+# A body this large, refused, is followed by giving free memory back; a move's is a few
+# hundred bytes, so this costs nothing to the requests the API expects.
+LARGE_BODY = 256 * 1024
+
+
+def _memory_trimmer() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim(0)``, or None where the C library has no such function."""
+    try:
+        trim = ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return lambda: trim(0)
+
+
+give_back_memory = _memory_trimmer()
 
 
 class FastJSONRenderer(JSONRenderer):
@@ -75,7 +100,15 @@ class FastJSONParser(JSONParser):
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         data = self._parse(stream, media_type, parser_context)
-        check_bounds(data)
+        try:
+            check_bounds(data)
+        except ValidationError:
+            del data  # before the memory is given back, not when the traceback goes
+            request = (parser_context or {}).get("request")
+            length = getattr(request, "META", {}).get("CONTENT_LENGTH") or ""
+            if give_back_memory is not None and length.isdigit() and int(length) >= LARGE_BODY:
+                give_back_memory()
+            raise
         return data
 
     def _parse(

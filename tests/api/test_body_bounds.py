@@ -4,6 +4,7 @@ refusal lists the first few faults and counts the rest. A body of 100,000 unknow
 to be answered with 10 MB naming every one."""
 
 import json
+import platform
 
 import pytest
 
@@ -86,3 +87,23 @@ def test_a_long_list_is_refused_for_its_length_not_item_by_item(api, path, body,
     problem = assert_problem(response, 400, "invalid")
     assert [e["field"] for e in problem["errors"]] == [field]
     assert len(response.content) < 1000
+
+
+def test_memory_is_given_back_after_a_large_refused_body_only(api, monkeypatch):
+    from games.http import fastjson
+
+    calls: list[None] = []
+    monkeypatch.setattr(fastjson, "give_back_memory", lambda: calls.append(None))
+    assert_problem(post(api, CREATE, {f"k{i}": i for i in range(30_000)}), 400, "invalid")
+    assert len(calls) == 1
+    assert_problem(post(api, CREATE, {f"k{i}": i for i in range(100)}), 400, "invalid")
+    assert len(calls) == 1
+
+
+def test_the_c_library_s_trim_is_found_where_glibc_runs():
+    from games.http import fastjson
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("not glibc")
+    assert fastjson.give_back_memory is not None
+    fastjson.give_back_memory()

@@ -101,3 +101,23 @@ def test_a_game_with_options_no_game_takes_is_refused_and_not_created(api, optio
     response = api.client.post("/api/v1/games/", body, format="json")
     assert refused_field(response) == field
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"totals": [75]}, 400, "invalid"),
+        ({"totals": [0], "turn_points": 120}, 400, "invalid"),
+        ({"totals": [10_000]}, 409, "game_not_active"),
+    ],
+)
+def test_a_ten_thousand_position_is_refused_before_any_table_is_read_or_built(
+    api, settings, tmp_path, body, status, code
+):
+    from games.play import strategy
+
+    settings.STRATEGY_DIR = tmp_path  # no table: reading one would answer 503
+    body = {**body, "options": {"bank_minimum": 400}}
+    assert_problem(api.client.post(TEN, body, format="json"), status, code)
+    strategy.wait_for_builds(60)
+    assert list(tmp_path.iterdir()) == []
