@@ -107,3 +107,15 @@ def test_the_c_library_s_trim_is_found_where_glibc_runs():
         pytest.skip("not glibc")
     assert fastjson.give_back_memory is not None
     fastjson.give_back_memory()
+
+
+def test_the_schema_bounds_the_objects_whose_names_the_client_chooses(api):
+    document = api.client.get("/api/v1/schema/?format=json").json()
+    verify = document["paths"]["/api/v1/records/verify/"]["post"]["requestBody"]
+    record = verify["content"]["application/json"]["schema"]
+    assert record["properties"]["options"]["maxProperties"] == MOST_NAMES
+    assert record["properties"]["events"]["items"]["properties"]["data"]["maxProperties"] == (
+        MOST_NAMES
+    )
+    closed = document["components"]["schemas"]["YatzyAdviceInRequest"]["properties"]["scorecard"]
+    assert "maxProperties" not in closed  # its names are the boxes: bounded already
