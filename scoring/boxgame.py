@@ -349,4 +349,3 @@ class BoxGame(Ruleset):
         """Whether some game of this ruleset ends a turn with ``points`` in ``box_id``: a
         card holding anything else was made up, and no answer about it means anything."""
         return points in self.box_points(box_id)
-
