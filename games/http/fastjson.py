@@ -18,7 +18,11 @@ given, so that nothing a client sees changes:
   so is a body with 19 digits in a row (orjson reads an integer past 64 bits as a float,
   Python as the integer it is).
 
-Either way, the parsed body is bounded before any view reads it (``strict.check_bounds``).
+A body longer than its view takes (``most_body_bytes``, by default :data:`MOST_BODY_BYTES`:
+every body the API takes but a record is a few kilobytes) is refused, 413
+``request_too_large``, by its declared length, before it is parsed: the parse is most of
+what such a body costs. Any other parsed body is bounded before any view reads it
+(``strict.check_bounds``).
 A large body refused there leaves the process as large as it was: the C library keeps the
 memory its many small objects took, for later use, and across request threads that grew the
 process by megabytes each time (``tests/bench/large_bodies.py``). So after refusing such a
@@ -34,7 +38,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
@@ -50,6 +54,7 @@ _SPELLED_OTHERWISE = re.compile(rb'(?:^|[\[{:,])"?-?(?:0\.0000|\d+(?:\.\d+)?e-)'
 _LONG_NUMBER = re.compile(rb"\d{19}")
 _SEPARATORS = (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029")
 _default = JSONEncoder().default
+MOST_BODY_BYTES = 64 * 1024
 # A body this large, refused, is followed by giving free memory back; a move's is a few
 # hundred bytes, so this costs nothing to the requests the API expects.
 LARGE_BODY = 256 * 1024
@@ -90,6 +95,11 @@ class FastJSONRenderer(JSONRenderer):
         return written
 
 
+class BodyTooLarge(APIException):
+    status_code = 413
+    default_code = "request_too_large"
+
+
 class FastJSONParser(JSONParser):
     renderer_class = FastJSONRenderer
 
@@ -99,14 +109,18 @@ class FastJSONParser(JSONParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
+        context = parser_context or {}
+        declared = getattr(context.get("request"), "META", {}).get("CONTENT_LENGTH") or ""
+        length = int(declared) if declared.isdigit() else 0
+        most = getattr(context.get("view"), "most_body_bytes", MOST_BODY_BYTES)
+        if length > most:
+            raise BodyTooLarge(f"this request takes a body of at most {most} bytes")
         data = self._parse(stream, media_type, parser_context)
         try:
             check_bounds(data)
         except ValidationError:
             del data  # before the memory is given back, not when the traceback goes
-            request = (parser_context or {}).get("request")
-            length = getattr(request, "META", {}).get("CONTENT_LENGTH") or ""
-            if give_back_memory is not None and length.isdigit() and int(length) >= LARGE_BODY:
+            if give_back_memory is not None and length >= LARGE_BODY:
                 give_back_memory()
             raise
         return data

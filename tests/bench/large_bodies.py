@@ -2,12 +2,13 @@
 the memory the process keeps afterwards, and how slow a player's reads get meanwhile.
 
     .venv/bin/python -m tests.bench.large_bodies [--bodies 10] [--seconds 10] [--root DIR]
+        [--names 100000] [--path /api/v1/games/]
 
 It serves the service as ``make run`` does (uvicorn, one process, an SQLite file in a
 temporary folder, rate limits off so that every body is read), then:
 
-1. sends ``--bodies`` bodies of 100,000 unknown names (about 1.7 MB each, no token or key)
-   to ``POST /api/v1/games/``, one after the other, and prints for each the server's
+1. sends ``--bodies`` bodies of ``--names`` unknown names (100,000 make about 1.7 MB; no
+   token or key) to ``POST --path``, one after the other, and prints for each the server's
    processor time (its user and system time, every thread), the answer's status and size,
    and the process's resident memory (``/proc/<pid>/statm``) after it;
 2. reads one game for ``--seconds`` alone, then as long again while two clients send such
@@ -34,11 +35,10 @@ from tests.processes import stop
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 TICKS = os.sysconf("SC_CLK_TCK")
-NAMES = 100_000
 
 
-def large_body() -> bytes:
-    return json.dumps({f"f{i:05d}": i for i in range(NAMES)}).encode()
+def large_body(names: int) -> bytes:
+    return json.dumps({f"f{i:05d}": i for i in range(names)}).encode()
 
 
 def resident_mb(pid: int) -> float:
@@ -96,13 +96,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bodies", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--names", type=int, default=100_000)
+    parser.add_argument(
+        "--path", default="/api/v1/games/",
+        help="where to send them (/api/v1/records/verify/ takes up to 1 MB: about 58,000 names)",
+    )
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve")
     parser.add_argument(
         "--env", action="append", default=[], metavar="NAME=VALUE",
         help="an environment variable of the server (e.g. glibc's MALLOC_ARENA_MAX=2)",
     )
     args = parser.parse_args()
-    body = large_body()
+    body = large_body(args.names)
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         env = service_env(
@@ -127,12 +132,12 @@ def main() -> None:
             reads(port, game, 1)  # warm: every module and connection in place
             pid = server.pid
             print(f"serving {args.root} (pid {pid}); body {len(body) / 1e6:.2f} MB, "
-                  f"{NAMES} unknown names")
+                  f"{args.names} unknown names to {args.path}")
             print(f"resident before: {resident_mb(pid):.1f} MB")
             print(f"{'body':>4} {'status':>6} {'cpu ms':>8} {'answer bytes':>13} {'RSS MB':>8}")
             for number in range(1, args.bodies + 1):
                 before = cpu_seconds(pid)
-                status, answer = request(port, "POST", "/api/v1/games/", body)
+                status, answer = request(port, "POST", args.path, body)
                 cpu = (cpu_seconds(pid) - before) * 1000
                 print(f"{number:>4} {status:>6} {cpu:>8.0f} {len(answer):>13} "
                       f"{resident_mb(pid):>8.1f}")
@@ -143,7 +148,7 @@ def main() -> None:
 
             def send() -> None:
                 while not stopping.is_set():
-                    request(port, "POST", "/api/v1/games/", body)
+                    request(port, "POST", args.path, body)
 
             senders = [threading.Thread(target=send) for _ in range(2)]
             for sender in senders:
