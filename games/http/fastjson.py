@@ -23,11 +23,11 @@ every body the API takes but a record is a few kilobytes) is refused, 413
 ``request_too_large``, by its declared length, before it is parsed: the parse is most of
 what such a body costs. Any other parsed body is bounded before any view reads it
 (``strict.check_bounds``).
-A large body refused there leaves the process as large as it was: the C library keeps the
-memory its many small objects took, for later use, and across request threads that grew the
-process by megabytes each time (``tests/bench/large_bodies.py``). So after refusing such a
-body the parser hands the free memory back to the system (glibc's ``malloc_trim``, where
-the C library has it).
+
+A large body refused by those bounds (a record may weigh 1 MB) would leave the process as
+large as it was: the C library keeps the memory its many small objects took, for later use.
+So after refusing such a body the parser hands the free memory back to the system (glibc's
+``malloc_trim``, where the C library has it); ``tests/bench/large_bodies.py`` measures it.
 """
 
 import ctypes
@@ -54,6 +54,7 @@ _SPELLED_OTHERWISE = re.compile(rb'(?:^|[\[{:,])"?-?(?:0\.0000|\d+(?:\.\d+)?e-)'
 _LONG_NUMBER = re.compile(rb"\d{19}")
 _SEPARATORS = (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029")
 _default = JSONEncoder().default
+# What a body may weigh unless its view says otherwise (``most_body_bytes``).
 MOST_BODY_BYTES = 64 * 1024
 # A body this large, refused, is followed by giving free memory back; a move's is a few
 # hundred bytes, so this costs nothing to the requests the API expects.
@@ -96,6 +97,9 @@ class FastJSONRenderer(JSONRenderer):
 
 
 class BodyTooLarge(APIException):
+    """A body longer than its request takes, refused unread (as Django refuses one beyond
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``)."""
+
     status_code = 413
     default_code = "request_too_large"
 
