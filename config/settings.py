@@ -355,6 +355,7 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema.hooks.link_the_created_game",
         "games.api.schema.hooks.add_game_stream",
         "games.api.schema.hooks.close_request_objects",
+        "games.api.schema.bounds.bound_request_objects",
         "games.api.schema.hooks.require_bodies",
         "games.api.schema.hooks.document_retry_after",
         "games.api.schema.hooks.for_generated_clients",

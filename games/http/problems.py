@@ -128,6 +128,11 @@ FIELD_CODES = frozenset(
 )
 
 
+# A refusal lists the first few faults of a body, and counts the others: what it costs to
+# write and to read stays small whatever the body held.
+MOST_ERRORS_SHOWN = 5
+
+
 class FieldErrorBody(TypedDict):
     field: str
     code: str
@@ -142,6 +147,8 @@ class ProblemBody(TypedDict):
     detail: str
     code: str
     errors: NotRequired[list[FieldErrorBody]]
+    # How many faults of the body ``errors`` leaves out (present only when some are).
+    more_errors: NotRequired[int]
 
 
 class UnknownProblemCode(LookupError):
@@ -230,13 +237,7 @@ def _body_for(exc: BaseException | None) -> ProblemBody | None:
             fault = [{"field": exc.field, "code": str(exc.code), "detail": exc.detail}]
         return problem(exc.code, exc.detail, fault)
     if isinstance(exc, exceptions.ValidationError):
-        errors = _field_errors(exc.detail)
-        code = next(
-            (problem_code(e["code"]) for e in errors if e["code"] in FIELD_CODES),
-            ProblemCode.INVALID,
-        )
-        detail = "; ".join(f"{e['field']}: {e['detail']}" for e in errors)
-        return problem(code, detail, errors)
+        return _invalid(_field_errors(exc.detail))
     if isinstance(exc, Http404):
         return problem(ServiceCode.NOT_FOUND, "not found")
     if isinstance(exc, RecursionError):
@@ -254,6 +255,21 @@ def _body_for(exc: BaseException | None) -> ProblemBody | None:
     if isinstance(exc, exceptions.APIException):
         return problem(problem_code(exc.default_code), str(exc.detail))
     return None
+
+
+def _invalid(errors: list[FieldErrorBody]) -> ProblemBody:
+    """The refusal of a body with these faults: the first few, and how many more."""
+    code = next(
+        (problem_code(e["code"]) for e in errors if e["code"] in FIELD_CODES),
+        ProblemCode.INVALID,
+    )
+    shown, more = errors[:MOST_ERRORS_SHOWN], len(errors) - MOST_ERRORS_SHOWN
+    detail = "; ".join(f"{e['field']}: {e['detail']}" for e in shown)
+    body = problem(code, detail, shown)
+    if more > 0:
+        body["detail"] += f"; and {more} more"
+        body["more_errors"] = more
+    return body
 
 
 def problem_headers(body: Mapping[str, Any]) -> dict[str, str]:

@@ -25,6 +25,7 @@ from scoring.tenthousand.strategy.advice import (
     Position,
     TenThousandAdvice,
     advise_position,
+    check_position,
 )
 
 
@@ -85,5 +86,8 @@ def ten_thousand_advice(
         totals[0], others, turn_points, None if dice is None else tuple(dice),
         max(others) if reached else None,
     )
+    # A position no game reaches (or one already over) is refused before any table is
+    # read: a refusal neither waits for a table nor starts the build of one.
+    check_position(options, position)
     tables = ten_thousand_tables(options=options)
     return advise_position(tables, options, position)

@@ -9,6 +9,8 @@ and what a seat's card shows (:meth:`BoxGame.seat_view`).
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
 from typing import Any
 
 from ..commands import Command, Hold, Roll, Score, Scratch
@@ -31,11 +33,34 @@ class Box(Category):
     score: Callable[[Sequence[int]], int]
 
 
+@cache
+def box_points(box: Box, dice: int) -> tuple[int, ...]:
+    """Every number of points the box can hold in a game of so many dice, in order: what
+    some throw scores in it, and the 0 of a scratch. The fixed points the Joker gives
+    (25, 30, 40) are what some throw scores anyway, so no option widens this."""
+    throws = combinations_with_replacement(range(1, 7), dice)
+    return tuple(sorted({0, *(box.score(list(faces)) for faces in throws)}))
+
+
+def spelled_points(points: Sequence[int]) -> str:
+    """Points in words, runs shortened: ``0, 5 to 30`` or ``0 or 15``."""
+    runs: list[list[int]] = []
+    for value in points:
+        if runs and value == runs[-1][1] + 1:
+            runs[-1][1] = value
+        else:
+            runs.append([value, value])
+    words = [str(low) if low == high else f"{low} to {high}" for low, high in runs]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 class BoxGame(Ruleset):
     boxes: tuple[Box, ...]
     upper_bonus_threshold: int
     upper_bonus_points: int
     saves_rolls: bool = False
+    bonus_box: str | None = None  # the box that must hold its top points for a bonus
+    bonus_step = 1  # a bonus beside the boxes grows by whole multiples of this
     moves = frozenset({Roll, Hold, Score, Scratch})
 
     @property
@@ -280,6 +305,47 @@ class BoxGame(Ruleset):
                     f"scorecard.{key} must be a whole number of points or null",
                     field=f"scorecard.{key}",
                 )
+            if value is not None and not self.possible_points(key, value):
+                raise RuleError(
+                    ProblemCode.INVALID,
+                    f"no game of {self.name} puts {value} in {key}: it holds "
+                    f"{spelled_points(self.box_points(key))}",
+                    field=f"scorecard.{key}",
+                )
             card[key] = value
         return card
 
+    def bonus_ceiling(self, options: Mapping[str, Any]) -> int:
+        """The most points besides its boxes (:meth:`fill_bonus`) a seat can earn in a game
+        with these options, its bonus box holding its top points: none here."""
+        return 0
+
+    def most_bonus(self, card: Card, options: Mapping[str, Any]) -> int:
+        """The most bonus points a seat with this card can have earned: a bonus needs the
+        bonus box at its top points. How many boxes the card has filled is not counted (a
+        schema cannot count them, and the schema says what is taken)."""
+        if self.bonus_box is None or card[self.bonus_box] != self.box_points(self.bonus_box)[-1]:
+            return 0
+        return self.bonus_ceiling(options)
+
+    def check_bonus(self, bonus: object, card: Card, options: Mapping[str, Any]) -> int:
+        """A caller's bonus points beside a card: what some game reaching it has earned."""
+        most = self.most_bonus(card, options)
+        if type(bonus) is not int or not 0 <= bonus <= most or bonus % self.bonus_step:
+            said = "0" if not most else f"a multiple of {self.bonus_step} from 0 to {most}"
+            raise RuleError(
+                ProblemCode.INVALID,
+                f"no game of {self.name} with this card and options has earned a bonus of "
+                f"{bonus!r}: it is {said}",
+                field="yahtzee_bonus",
+            )
+        return bonus
+
+    def box_points(self, box_id: str) -> tuple[int, ...]:
+        """Every number of points the box ``box_id`` can hold, whatever the options."""
+        return box_points(next(box for box in self.boxes if box.id == box_id), self.dice)
+
+    def possible_points(self, box_id: str, points: int) -> bool:
+        """Whether some game of this ruleset ends a turn with ``points`` in ``box_id``: a
+        card holding anything else was made up, and no answer about it means anything."""
+        return points in self.box_points(box_id)

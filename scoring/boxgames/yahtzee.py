@@ -68,6 +68,8 @@ class Yahtzee(BoxGame):
     boxes = UPPER + LOWER
     upper_bonus_threshold = 63
     upper_bonus_points = 35
+    bonus_box = "yahtzee"
+    bonus_step = YAHTZEE_BONUS
     options = (
         Option(
             "yahtzee_bonus", ("unlimited", "single", "none"), "unlimited",
@@ -108,6 +110,13 @@ class Yahtzee(BoxGame):
         if rule == "single" and bonus:
             return 0
         return YAHTZEE_BONUS
+
+    def bonus_ceiling(self, options: Mapping[str, Any]) -> int:
+        """Each bonus fills another box of the card; the house rule may allow one, or none."""
+        rule = options["yahtzee_bonus"]
+        if rule == "none":
+            return 0
+        return YAHTZEE_BONUS * (1 if rule == "single" else len(self.boxes) - 1)
 
     def seat_view(self, card: Card, bonus: int) -> dict[str, Any]:
         return {**super().seat_view(card, bonus), "yahtzee_bonus": bonus}

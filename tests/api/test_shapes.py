@@ -176,6 +176,7 @@ def test_every_other_answer_has_its_shape(shaped):
         shaped.get("/api/v1/nowhere", ProblemBody, 404),
         shaped.get(f"/api/v1/games/{game['id']}/hint/", ProblemBody, 409),
         shaped.get("/api/v1/leaderboard/?ruleset=chess", ProblemBody, 400),
+        shaped.post("/api/v1/games/", {f"x{i}": 0 for i in range(9)}, ProblemBody, 400),
     ]
     assert any("errors" in problem for problem in problems)
     assert shaped.shapes.unseen() == {}

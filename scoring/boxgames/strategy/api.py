@@ -245,7 +245,9 @@ def advise_with(
     m = strategy.model
     ruleset = m.ruleset
     card = ruleset.check_card(scorecard)
-    bonus = _check_count(yahtzee_bonus, "yahtzee_bonus", 0)
+    bonus = ruleset.check_bonus(
+        0 if yahtzee_bonus is None else yahtzee_bonus, card, m.options
+    )
     banked = ruleset.seat_view(card, bonus)["total"]
     index, f, u, to_come = _position(strategy, card, bonus)
     answer = {"ruleset": ruleset.id, "rule_options": dict(m.options), "banked": banked}
