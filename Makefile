@@ -43,18 +43,22 @@ install: $(INSTALLED)
 # by the service itself, per NUM_PROXIES). The migration creates the database cache's table
 # (the rate-limit counters without REDIS_URL). Beside the server runs one worker (turn
 # clocks, assignment closings, webhook deliveries: `manage.py run_worker`), started again
-# if it ever exits and stopped with the server; both count their work in .metrics/, emptied
-# at each start, which GET /metrics adds up.
+# if it ever exits and stopped with the server; both count their work in .metrics/<PORT>/,
+# emptied at each start, which GET /metrics adds up: instances on other ports in the same
+# folder (two hosts tried on one laptop) keep their own figures. The service's own protocol
+# (games/serving/protocol.py) bounds each request's head in fields, bytes and time.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py build_strategy
-	rm -rf .metrics && mkdir .metrics; export PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/.metrics; \
+	rm -rf .metrics/$(PORT) && mkdir -p .metrics/$(PORT); \
+	export PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/.metrics/$(PORT); \
 	$(BIN)/python manage.py run_worker --keep-alive --interval 0.5 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
-		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers
+		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers \
+		--http games.serving.protocol:HeadBoundedProtocol
 
 # ruff, then the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml: a
 # module that imports a layer above its own, or rules that import Django, fail here).

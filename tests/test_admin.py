@@ -17,9 +17,9 @@ from games.play.analysis import game_analysis
 from games.play.errors import REFUSALS
 from games.play.services import Played, game_create, game_play
 from scoring import get_ruleset
+from scoring.boxgames.strategy import build_table
 from scoring.commands import command_for
 from scoring.match import GameStatus, Seat
-from scoring.strategy import build_table
 
 pytestmark = pytest.mark.django_db
 

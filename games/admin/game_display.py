@@ -15,10 +15,10 @@ from django.utils.safestring import SafeString
 from games.models import Game
 from games.play.analysis import analysable, analysis_of
 from scoring import RuleError, View, get_ruleset
+from scoring.boxgames.strategy import StaleTable
+from scoring.boxgames.strategy.analysis import Decision, SeatAnalysis
 from scoring.match import GameStatus
-from scoring.strategy import StaleTable
-from scoring.strategy.analysis import Decision, SeatAnalysis
-from scoring.strategy.tenthousand_analysis import Decision as TenThousandDecision
+from scoring.tenthousand.strategy.analysis import Decision as TenThousandDecision
 
 logger = logging.getLogger("games.admin.games")
 

@@ -23,8 +23,8 @@ from games.admin.game_display import (
 )
 from games.models import Event, Game, Player, ScoreEntry
 from games.play.analysis import analysable
-from scoring.strategy.analysis import Decision
-from scoring.strategy.tenthousand_analysis import Decision as TenThousandDecision
+from scoring.boxgames.strategy.analysis import Decision
+from scoring.tenthousand.strategy.analysis import Decision as TenThousandDecision
 
 
 class ParentGameFormSet(BaseInlineFormSet):

@@ -14,7 +14,7 @@ from django.conf import settings
 from games.models import Classroom
 from games.play.errors import ServiceCode, ServiceError
 
-FIELDS = ("games_per_hour", "advice_per_hour")
+FIELDS = ("games_per_hour", "advice_per_hour", "computer_moves_per_hour")
 
 
 def quota_defaults() -> dict[str, int]:

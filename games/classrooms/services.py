@@ -24,6 +24,7 @@ from django.utils import timezone
 from games.classrooms.keys import key_issue, keys_revoke
 from games.classrooms.quotas import quota_check_teacher
 from games.models import Classroom, Game, Player, Student
+from games.names import name_key
 from games.play.errors import ServiceCode, ServiceError
 from games.play.selectors import PERIODS, LeaderboardEntry, Period, _ranked
 from scoring.match import GameStatus
@@ -68,7 +69,10 @@ def classroom_create(*, name: str) -> Opened:
 
 
 def classroom_join(*, join_code: str, name: str) -> Joined:
-    """A student joins with the class's code and gets a key of their own (shown only now)."""
+    """A student joins with the class's code and gets a key of their own (shown only now).
+    ``name`` is as :func:`games.names.name_clean` gives it; names with one :func:`name_key`
+    would pass for each other on the roster, so the classroom's unique key refuses the
+    second (``name_taken``), under concurrent joins too."""
     classroom = Classroom.objects.filter(join_code=normalise_code(join_code)).first()
     if classroom is None:
         raise ServiceError(ServiceCode.NOT_FOUND, "no classroom has this join code")
@@ -79,7 +83,7 @@ def classroom_join(*, join_code: str, name: str) -> Joined:
     try:
         with transaction.atomic():
             student = Student.objects.create(
-                classroom=classroom, name=name, name_key=name.casefold()
+                classroom=classroom, name=name, name_key=name_key(name)
             )
             key = key_issue(classroom_id=classroom.id, student_id=student.id)
     except IntegrityError:

@@ -18,10 +18,12 @@ class HttpCode(StrEnum):
     FORBIDDEN = "forbidden"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     NOT_ACCEPTABLE = "not_acceptable"
+    REQUEST_TIMEOUT = "request_timeout"
     REQUEST_TOO_LARGE = "request_too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     RANGE_NOT_SATISFIABLE = "range_not_satisfiable"
     THROTTLED = "throttled"
+    HEADERS_TOO_LARGE = "headers_too_large"
     DATABASE_UNAVAILABLE = "database_unavailable"
 
 

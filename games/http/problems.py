@@ -44,6 +44,7 @@ _TITLE_OF_STATUS = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Move not allowed",
     412: "Version mismatch",
     413: "Request too large",
@@ -51,6 +52,7 @@ _TITLE_OF_STATUS = {
     416: "Range not satisfiable",
     422: "Idempotency key reused",
     429: "Too many requests",
+    431: "Request header fields too large",
     500: "Server error",
     503: "Service unavailable",
 }
@@ -83,6 +85,7 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     ServiceCode.NOT_FOUND: _type(404),
     HttpCode.METHOD_NOT_ALLOWED: _type(405),
     HttpCode.NOT_ACCEPTABLE: _type(406),
+    HttpCode.REQUEST_TIMEOUT: _type(408),  # the server's own (games.serving.protocol)
     ProblemCode.NOT_YOUR_TURN: _type(409),
     ProblemCode.GAME_NOT_ACTIVE: _type(409),
     ProblemCode.NO_ROLLS_LEFT: _type(409),
@@ -104,6 +107,7 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     HttpCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
     ServiceCode.IDEMPOTENCY_KEY_REUSED: _type(422),
     HttpCode.THROTTLED: _type(429),
+    HttpCode.HEADERS_TOO_LARGE: _type(431),  # the server's own (games.serving.protocol)
     ServiceCode.SERVER_ERROR: _type(500),
     HttpCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
     ServiceCode.STRATEGY_UNAVAILABLE: _type(503, retry_after=STRATEGY_RETRY_AFTER),
@@ -124,6 +128,11 @@ FIELD_CODES = frozenset(
 )
 
 
+# A refusal lists the first few faults of a body, and counts the others: what it costs to
+# write and to read stays small whatever the body held.
+MOST_ERRORS_SHOWN = 5
+
+
 class FieldErrorBody(TypedDict):
     field: str
     code: str
@@ -138,6 +147,8 @@ class ProblemBody(TypedDict):
     detail: str
     code: str
     errors: NotRequired[list[FieldErrorBody]]
+    # How many faults of the body ``errors`` leaves out (present only when some are).
+    more_errors: NotRequired[int]
 
 
 class UnknownProblemCode(LookupError):
@@ -226,13 +237,7 @@ def _body_for(exc: BaseException | None) -> ProblemBody | None:
             fault = [{"field": exc.field, "code": str(exc.code), "detail": exc.detail}]
         return problem(exc.code, exc.detail, fault)
     if isinstance(exc, exceptions.ValidationError):
-        errors = _field_errors(exc.detail)
-        code = next(
-            (problem_code(e["code"]) for e in errors if e["code"] in FIELD_CODES),
-            ProblemCode.INVALID,
-        )
-        detail = "; ".join(f"{e['field']}: {e['detail']}" for e in errors)
-        return problem(code, detail, errors)
+        return _invalid(_field_errors(exc.detail))
     if isinstance(exc, Http404):
         return problem(ServiceCode.NOT_FOUND, "not found")
     if isinstance(exc, RecursionError):
@@ -250,6 +255,21 @@ def _body_for(exc: BaseException | None) -> ProblemBody | None:
     if isinstance(exc, exceptions.APIException):
         return problem(problem_code(exc.default_code), str(exc.detail))
     return None
+
+
+def _invalid(errors: list[FieldErrorBody]) -> ProblemBody:
+    """The refusal of a body with these faults: the first few, and how many more."""
+    code = next(
+        (problem_code(e["code"]) for e in errors if e["code"] in FIELD_CODES),
+        ProblemCode.INVALID,
+    )
+    shown, more = errors[:MOST_ERRORS_SHOWN], len(errors) - MOST_ERRORS_SHOWN
+    detail = "; ".join(f"{e['field']}: {e['detail']}" for e in shown)
+    body = problem(code, detail, shown)
+    if more > 0:
+        body["detail"] += f"; and {more} more"
+        body["more_errors"] = more
+    return body
 
 
 def problem_headers(body: Mapping[str, Any]) -> dict[str, str]:

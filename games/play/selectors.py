@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Event, Game, Player
+from games.names import name_key, name_normal
 from games.play.privacy import PRIVACY_COLUMNS
 from scoring import get_ruleset
 from scoring.match import GameStatus
@@ -60,13 +61,16 @@ def game_events(game_id: Any, *, after: int, limit: int) -> list[Event]:
 
 
 def with_player(games: QuerySet[Game], name: str) -> QuerySet[Game]:
-    """The games with a seat called ``name`` (case does not matter)."""
-    return games.filter(Exists(Player.objects.filter(game=OuterRef("pk"), name__iexact=name)))
+    """The games with a seat called ``name`` (as :func:`games.names.name_normal` writes it;
+    case does not matter)."""
+    seated = Player.objects.filter(game=OuterRef("pk"), name__iexact=name_normal(name))
+    return games.filter(Exists(seated))
 
 
 def of_student(games: QuerySet[Game], student: str) -> QuerySet[Game]:
-    """The games of the student ``student`` names: by name (case does not matter), or by id."""
-    match = Q(student__name_key=student.casefold())
+    """The games of the student ``student`` names: by name (its folded key: case and look-alike
+    forms do not matter), or by id."""
+    match = Q(student__name_key=name_key(student))
     with contextlib.suppress(ValueError):
         match |= Q(student_id=uuid.UUID(student))
     return games.filter(match)

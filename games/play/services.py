@@ -11,8 +11,9 @@ import datetime as dt
 import hashlib
 import json
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -40,18 +41,25 @@ from scoring.commands import TURN_MOVES, Command, Join, Leave
 from scoring.match import GameStatus, Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
-from scoring.strategy import computer_command, levels_for
+from scoring.strategy.players import computer_command, levels_for
 
 
 @dataclass(frozen=True)
 class Played:
     """A game after a change: its seats, the seat tokens the change created (shown once),
-    and whether the answer is the replay of an earlier request with the same key."""
+    whether the answer is the replay of an earlier request with the same key, and the moves
+    its computer seats played within the change, by level (what the change cost)."""
 
     game: Game
     players: list[Player]
     tokens: dict[int, str] = field(default_factory=dict, repr=False)
     replayed: bool = False
+    computer_moves: dict[str, int] = field(default_factory=dict)
+
+
+# Called before the engine when computer seats may play within the change; it raises to
+# refuse the change (the caller's budget for their work is spent), which then writes nothing.
+ComputersMayPlay = Callable[[], None]
 
 
 @dataclass(frozen=True)
@@ -149,9 +157,11 @@ def game_play(
     command: Command,
     if_match: int | None = None,
     idempotency_key: str | None = None,
+    computers_may_play: ComputersMayPlay | None = None,
 ) -> Played:
     """Play ``command`` for the seat the token belongs to (a move, ``start`` or ``leave``);
-    the computer seats that follow play their turns within the same change.
+    the computer seats that follow play their turns within the same change, once
+    ``computers_may_play`` (if given) let them.
 
     A game this process wrote last is played as it kept it, in one round trip
     (``gamestore.kept_game_take``). If somebody wrote it since, or the kept game refuses the
@@ -168,7 +178,9 @@ def game_play(
         if kept is not None:
             try:
                 with gamestore.game_change():
-                    played, outcome = _play(kept, token, command, if_match, None)
+                    played, outcome = _play(
+                        kept, token, command, if_match, None, computers_may_play
+                    )
             except (*REFUSALS, gamestore.Stale):
                 gamestore.kept_game_drop(game_id)
                 path = PLAYED_READ_AGAIN
@@ -177,7 +189,9 @@ def game_play(
                 return _played(played, outcome)
     path.inc()
     with gamestore.game_change():
-        played, outcome = _play(_locked(game_id), token, command, if_match, idempotency_key)
+        played, outcome = _play(
+            _locked(game_id), token, command, if_match, idempotency_key, computers_may_play
+        )
     return _played(played, outcome)
 
 
@@ -187,6 +201,7 @@ def _play(
     command: Command,
     if_match: int | None,
     idempotency_key: str | None,
+    computers_may_play: ComputersMayPlay | None,
 ) -> tuple[Played, Outcome | None]:
     """:func:`game_play` on the game ``at_hand`` (read under its lock, or kept), inside the
     change's transaction; the outcome to count, None for a replayed answer."""
@@ -215,6 +230,7 @@ def _play(
             ProblemCode.NOT_YOUR_TURN,
             "the time for this move ran out: the turn is played for you"
         )
+    _computers_may_play(players, computers_may_play)
     outcome = _match(game, players).play(
         game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
     )
@@ -235,14 +251,29 @@ def _play(
 
 def _played(played: Played, outcome: Outcome | None) -> Played:
     """A change committed: its game kept for the next move here, its moves counted."""
-    if outcome is not None:
-        gamestore.kept_game_remember(played.game, played.players)
-        _count_moves(played.game, outcome)
-    return played
+    if outcome is None:
+        return played
+    gamestore.kept_game_remember(played.game, played.players)
+    _count_moves(played.game, outcome)
+    levels = {p.seat: p.computer for p in played.players if p.computer is not None}
+    if not levels:
+        return played
+    moves = Counter(
+        levels[e.seat] for e in outcome.events if e.type in MOVE_EVENTS and e.seat in levels
+    )
+    return replace(played, computer_moves=dict(moves))
 
 
-def game_join(*, game_id: Any, command: Join) -> Played:
-    """Take the next open seat; the answer carries the new seat's token (and only it).
+def _computers_may_play(players: Sequence[Player], check: ComputersMayPlay | None) -> None:
+    if check is not None and any(p.computer is not None for p in players):
+        check()
+
+
+def game_join(
+    *, game_id: Any, command: Join, computers_may_play: ComputersMayPlay | None = None
+) -> Played:
+    """Take the next open seat; the answer carries the new seat's token (and only it). The
+    computer seats play at once if it was the last (``computers_may_play``: as ``game_play``).
 
     A join is never replayed by an idempotency key: its answer holds a token, and tokens
     are kept only as hashes.
@@ -251,6 +282,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     with gamestore.game_change():
         locked = _locked(game_id)
         game, players = locked.game, locked.players
+        _computers_may_play(players, computers_may_play)
         outcome = _match(game, players).play(
             game.state, seat=None, command=command, dice=dice_for(game), mind=mind_for(game)
         )

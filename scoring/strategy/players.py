@@ -25,11 +25,11 @@ Box games (``yahtzee``, ``yatzy``, ``forced-yatzy``, ``maxi-yatzy``):
     dice that serve that box (:func:`serving_positions`); then it scores that box.
 ``optimal``
     Yahtzee (any options), Yatzy and Forced Yatzy: the solver's best move
-    (:func:`~scoring.strategy.advise_with`), which maximises the expected final score of
+    (:func:`~scoring.boxgames.strategy.advise_with`), which maximises the expected final score of
     solitaire play. Maxi Yatzy has no table: a documented heuristic
-    (:mod:`scoring.strategy.maxi`).
+    (:mod:`scoring.boxgames.strategy.maxi`).
 
-Ten Thousand: see :mod:`scoring.strategy.tenthousand`.
+Ten Thousand: see :mod:`scoring.tenthousand.strategy.players`.
 """
 
 from collections import Counter
@@ -39,17 +39,16 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from ..boxgame import Box, BoxGame
+from ..boxgames.boxgame import Box, BoxGame
+from ..boxgames.faces import UPPER_IDS
+from ..boxgames.strategy.api import Strategy, advise_with, load_strategy
+from ..boxgames.strategy.maxi import maxi_move
+from ..boxgames.strategy.model import SUPPORTED
 from ..commands import Command, Roll, Score
 from ..errors import ProblemCode, RuleError
-from ..faces import UPPER_IDS
-from ..registry import RULESETS
+from ..family import PlayerRng
+from ..registry import RULESETS, family_of
 from ..ruleset import Ruleset, State
-from ..tenthousand import TenThousand
-from .api import Strategy, advise_with, load_strategy
-from .maxi import maxi_move
-from .model import SUPPORTED
-from .tenthousand import TEN_THOUSAND_LEVELS, PlayerRng, ten_thousand_move
 
 BOX_LEVELS = ("random", "greedy", "optimal")
 # greedy stops rolling once its best box holds this share of the box's maximum.
@@ -59,11 +58,9 @@ GREEDY_STOP = 2 / 3
 def levels_for(ruleset_id: str) -> tuple[str, ...]:
     """The computer levels a ruleset offers (empty for an unknown ruleset id)."""
     ruleset = RULESETS.get(ruleset_id)
-    if isinstance(ruleset, TenThousand):
-        return TEN_THOUSAND_LEVELS
-    if isinstance(ruleset, BoxGame):
-        return BOX_LEVELS
-    return ()
+    if ruleset is None:
+        return ()
+    return family_of(ruleset).levels(ruleset)
 
 
 def computer_command(
@@ -94,9 +91,21 @@ def computer_command(
     if state["finished"]:
         raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
     options = ruleset.validate_options(options)
-    if isinstance(ruleset, TenThousand):
-        return ten_thousand_move(state, level=level, options=options, rng=rng, folder=folder)
-    assert isinstance(ruleset, BoxGame)
+    return family_of(ruleset).computer_move(
+        ruleset, state, level=level, options=options, rng=rng, folder=folder
+    )
+
+
+def box_move(
+    ruleset: BoxGame,
+    state: State,
+    *,
+    level: str,
+    options: Mapping[str, Any],
+    rng: PlayerRng,
+    folder: Path | str,
+) -> Command:
+    """A box game's computer move (the box games' :meth:`~scoring.family.Family.computer_move`)."""
     if state["dice"] is None:
         return Roll()  # every level's only move (and no table to load for it)
     if level == "random":

@@ -12,7 +12,7 @@ CLASSROOM_ID = "6a1f0f6e-2b4c-4d8e-9f10-1a2b3c4d5e6f"
 STUDENT_ID = "0b5e7d3c-91a2-4f6b-8c3d-2e1f0a9b8c7d"
 TEACHER_KEY = "dk_Ab3dEf7hJk_v0XbH3kQ9mR2tY5wZ8cF1gJ4nP7sU0xA3dG6jL9oR2uX5"
 STUDENT_KEY = "dk_Qr8sTu2vWx_Zy1Xw2Vu3Ts4Rq5Po6Nm7Lk8Ji9Hg0Fe1Dc2Ba3Zy4Xw5V"
-QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
+QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000, "computer_moves_per_hour": 600000}
 CREATED_EXAMPLE = OpenApiExample(
     "A new classroom",
     response_only=True,

@@ -8,6 +8,7 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
 
+from games.api.fields import name_field
 from games.api.games.filters import GamePagination, RulesetStatusFilter
 from games.api.schema.enums import GAME_STATUSES
 from games.http.strict import (
@@ -24,17 +25,18 @@ MOST_PER_HOUR = 1_000_000
 
 
 class ClassroomCreateIn(StrictSerializer):
-    name = StrictCharField(max_length=80, trim_whitespace=True, help_text="e.g. `5B`.")
+    name = name_field(
+        max_length=80, help_text="e.g. `5B`. Normalised as every name is (docs/contract.md)."
+    )
 
 
 class ClassroomJoinIn(StrictSerializer):
     join_code = StrictCharField(
         max_length=32, help_text="The code the teacher handed out (any case; dashes ignored)."
     )
-    name = StrictCharField(
-        max_length=50,
-        trim_whitespace=True,
-        help_text="The student's name, unique in the classroom (case does not matter).",
+    name = name_field(
+        help_text="The student's name, unique in the classroom: names that differ only in "
+        "case, width or Unicode form are one name (docs/contract.md).",
     )
 
 
@@ -52,6 +54,14 @@ class QuotaIn(StrictSerializer):
         required=False,
         help_text="Hints and advice each key of the classroom may ask per hour. At most the "
         "deployment's default, or the classroom's current limit if higher.",
+    )
+    computer_moves_per_hour = StrictIntegerField(
+        min_value=1,
+        max_value=MOST_PER_HOUR,
+        required=False,
+        help_text="The computer seats' moves each key's requests may have played per hour, "
+        "weighted by their cost (see the limits in the docs). At most the deployment's "
+        "default, or the classroom's current limit if higher.",
     )
 
 

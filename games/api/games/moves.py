@@ -33,6 +33,7 @@ from games.api.games.requests import (
 )
 from games.api.schema import docs
 from games.http.auth import SeatTokenAuthentication, request_seat_token
+from games.http.throttles import ComputerBudget
 from games.play import services
 from scoring.commands import Command
 
@@ -168,13 +169,16 @@ class MoveActions:
         return self._play(request, pk, StartIn)
 
     def _play(self, request: Request, pk: str, body: type[CommandIn]) -> Response:
-        played = services.game_play(
-            game_id=pk,
-            token=request_seat_token(request),
-            command=command_of(body, request),
-            if_match=if_match(request),
-            idempotency_key=idempotency_key(request),
-        )
+        with ComputerBudget(request) as budget:
+            played = services.game_play(
+                game_id=pk,
+                token=request_seat_token(request),
+                command=command_of(body, request),
+                if_match=if_match(request),
+                idempotency_key=idempotency_key(request),
+                computers_may_play=budget.check_left,
+            )
+            budget.spend(played.game.ruleset, played.computer_moves)
         return answer(played)
 
 

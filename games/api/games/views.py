@@ -45,7 +45,13 @@ from games.api.games.requests import (
 from games.api.schema import advice_docs, docs
 from games.http.auth import caller_of
 from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
-from games.http.throttles import AdviceThrottle, CreateThrottle, MoveThrottle
+from games.http.throttles import (
+    AdviceThrottle,
+    ComputerBudget,
+    CreateThrottle,
+    MoveThrottle,
+    create_estimate,
+)
 from games.models import Game
 from games.play import selectors, services
 from games.play.advice import game_hint
@@ -129,17 +135,23 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
         data = given.validated_data
         caller = caller_of(request)
         student = caller.student if caller is not None else None
-        created = services.game_create(
-            ruleset_id=data["ruleset"],
-            options=data["options"],
-            players=[Seat(p["name"], p["computer"]) for p in data["players"]],
-            open_seats=data["open_seats"],
-            seed=data["seed"],
-            client_seed=data["client_seed"],
-            clock=Clock(**data["clock"]) if data["clock"] else None,
-            student_id=student.id if student is not None else None,
-            classroom_id=student.classroom_id if student is not None else None,
-        )
+        players = [Seat(p["name"], p["computer"]) for p in data["players"]]
+        with ComputerBudget(request) as budget:
+            budget.reserve(create_estimate(
+                ruleset_id=data["ruleset"], players=players, open_seats=data["open_seats"]
+            ))
+            created = services.game_create(
+                ruleset_id=data["ruleset"],
+                options=data["options"],
+                players=players,
+                open_seats=data["open_seats"],
+                seed=data["seed"],
+                client_seed=data["client_seed"],
+                clock=Clock(**data["clock"]) if data["clock"] else None,
+                student_id=student.id if student is not None else None,
+                classroom_id=student.classroom_id if student is not None else None,
+            )
+            budget.spend(created.game.ruleset, created.computer_moves)
         body = render_game(created.game, created.players, created.tokens)
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
 
@@ -271,7 +283,11 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
     def join(self, request: Request, pk: str) -> Response:
         command = command_of(JoinIn, request)
         assert isinstance(command, Join)  # what JoinIn saves
-        joined = services.game_join(game_id=pk, command=command)
+        with ComputerBudget(request) as budget:
+            joined = services.game_join(
+                game_id=pk, command=command, computers_may_play=budget.check_left
+            )
+            budget.spend(joined.game.ruleset, joined.computer_moves)
         return answer(joined, 201)
 
 

@@ -10,8 +10,8 @@ from games.api.schema.enums import MOVES
 from games.api.schema.responses import BoxId, RulesetId
 from games.api.schema.shapes import Choice, serializer_for
 from scoring import Option, Ruleset
-from scoring.strategy import Advice
-from scoring.strategy.tenthousand_advice import TenThousandAdvice
+from scoring.boxgames.strategy import Advice
+from scoring.tenthousand.strategy.advice import TenThousandAdvice
 
 
 class CategoryBody(TypedDict):

@@ -7,14 +7,14 @@ answers, and the analysis's thresholds are read from the engine, so they cannot 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
 from games.api.schema.responses import ProblemOut
-from scoring.strategy.analysis import (
+from scoring.boxgames.strategy.analysis import (
     BEST_TOLERANCE,
     DECIMALS,
     INACCURACY_BELOW,
     MISTAKE_BELOW,
 )
-from scoring.strategy.tenthousand_analysis import BEST_TOLERANCE as TEN_THOUSAND_BEST
-from scoring.strategy.tenthousand_analysis import THRESHOLDS as TEN_THOUSAND_THRESHOLDS
+from scoring.tenthousand.strategy.analysis import BEST_TOLERANCE as TEN_THOUSAND_BEST
+from scoring.tenthousand.strategy.analysis import THRESHOLDS as TEN_THOUSAND_THRESHOLDS
 
 ADVICE_REQUEST = OpenApiExample(
     "Two rolls left with three 3s",
@@ -120,7 +120,7 @@ expected start, plus the luck of each roll, minus each loss, is the final total)
 share of the expected score the seat's decisions kept; null before its first decision.
 
 What the figures mean (Yahtzee with the default rules, 1000 games each, measured by
-`python -m scoring.strategy.evidence --levels random greedy optimal`): optimal play has
+`python -m scoring.boxgames.strategy.evidence --levels random greedy optimal`): optimal play has
 accuracy 100, every decision `best`, and on average the expected start as its score; a
 player who gives away 25 points a game has accuracy about 90; the `greedy` computer (the
 box with the most points now, rolling for it while it is weak) scores 196 with accuracy 77

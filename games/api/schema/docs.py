@@ -52,9 +52,11 @@ WHEN = {
 # Operations that read an optimal-strategy table (hints, advice, `optimal` computer seats).
 STRATEGY_503 = (
     "The database cannot be reached (`database_unavailable`), or the optimal-strategy table "
-    "this request needs is not built yet (`strategy_unavailable`: the service builds it in "
-    "the background, usually within 20 s; tables are built before the service starts, so "
-    "this is rare). Nothing has changed; try again after `Retry-After` seconds."
+    "this request needs is not built yet (`strategy_unavailable`: a worker builds it once, "
+    "usually within a minute; tables are built before the service starts, so this is rare "
+    "but for Ten Thousand's unusual bank minimums, of which a client may have a few built "
+    "an hour: past that, nothing is queued and `detail` says so). Nothing else has "
+    "changed; try again after `Retry-After` seconds."
 )
 # Any operation may find the database gone, and any path refuses other methods and non-JSON.
 ALWAYS = (405, 406, 503)
