@@ -19,7 +19,7 @@ SERVER_BRIDGE = env_choice("SERVER_BRIDGE", "threaded", ("threaded", "plain"))
 SERVER_ACCEPT_PACING = env_bool("SERVER_ACCEPT_PACING", True)
 # A change's statements sent together, in one round trip (games.db.rows); false: one by one.
 DATABASE_PIPELINE = env_bool("DATABASE_PIPELINE", True)
-# "orjson" (games.http.fastjson, games.http.negotiation) or "drf" (DRF's own JSON).
+# "orjson" (games.http.fastjson, games.http.negotiation) or "drf" (DRF's JSON, bodies bounded).
 API_JSON = env_choice("API_JSON", "orjson", ("orjson", "drf"))
 # A stream sends the events its notification carries (games.db.notify); false: it reads the log.
 STREAMS_NEWS = env_bool("STREAMS_NEWS", True)
@@ -35,7 +35,7 @@ JSON_CLASSES = {
     },
     "drf": {
         "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-        "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+        "DEFAULT_PARSER_CLASSES": ["games.http.fastjson.BoundedJSONParser"],
         "DEFAULT_CONTENT_NEGOTIATION_CLASS": "rest_framework.negotiation.DefaultContentNegotiation",
     },
 }

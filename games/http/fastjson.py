@@ -142,3 +142,14 @@ class FastJSONParser(JSONParser):
             except orjson.JSONDecodeError:
                 pass
         return super().parse(io.BytesIO(body), media_type, parser_context)
+
+
+class BoundedJSONParser(FastJSONParser):
+    """DRF's own JSON parsing (``API_JSON=drf``: the plain way orjson is measured against),
+    with the bounds every body keeps whichever parser reads it: turning the fast path off
+    must not let a body cost more."""
+
+    def _parse(
+        self, stream: Any, media_type: str | None, parser_context: Mapping[str, Any] | None
+    ) -> Any:
+        return JSONParser.parse(self, stream, media_type, parser_context)
