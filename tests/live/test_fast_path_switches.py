@@ -4,9 +4,9 @@ For each setting that turns a piece off (``tests.bench.pieces``: the threaded br
 requests on the loop, the accept pacing, pipelined writes, prepared statements, kept games,
 orjson, the per-thread move fields), and for all of them off at once (the plain Django way),
 a server plays the same short game over HTTP as one with every piece on: a creation, a
-turn's rolls and holds, a box scored, a refused move and a read. Every answer must have the
-same status, media type and shape (its keys and their JSON types, dice aside) as with every
-piece on; the refused move must change nothing.
+turn's rolls and holds, a box scored, a refused move, a read and the game's event stream
+opened. Every answer must have the same status, media type and shape (its keys and their
+JSON types, dice aside) as with every piece on; the refused move must change nothing.
 """
 
 import json
@@ -59,6 +59,24 @@ def answer(service: LiveService, method: str, path: str, body: Any = None,
     return response.status, media, json.loads(raw) if raw else None
 
 
+def stream_opening(service: LiveService, at: str) -> tuple[int, str, Any]:
+    """The status and media type of the game's event stream, and its first event's lines
+    (the retry hint before it aside) but for its data."""
+    connection = service.connection(timeout=10)
+    try:
+        connection.request("GET", at + "stream/", headers={"Accept": "text/event-stream"})
+        response = connection.getresponse()
+        media = (response.getheader("Content-Type") or "").split(";")[0]
+        lines: list[str] = []
+        while response.status == 200 and not any(line.startswith("data:") for line in lines):
+            line = response.fp.readline().decode().strip()
+            if line.startswith(("id:", "event:", "data:")):
+                lines.append(line if not line.startswith("data:") else "data:")
+    finally:
+        connection.close()
+    return response.status, media, lines
+
+
 def short_game(service: LiveService) -> list[tuple[int, str, Any]]:
     """The answers to a short game, in order, as status, media type and body shape."""
     seen: list[tuple[int, str, Any]] = []
@@ -81,6 +99,7 @@ def short_game(service: LiveService) -> list[tuple[int, str, Any]]:
     read = call("GET", at)
     assert read["version"] == scored["version"]
     call("POST", at + "roll/", {"hold": "not a list"}, token)
+    seen.append(stream_opening(service, at))
     return seen
 
 
@@ -105,8 +124,9 @@ def all_on(started: tuple[Path, dict[str, str]]) -> list[tuple[int, str, Any]]:
 
 def test_with_every_piece_on_the_short_game_is_played_and_refused_moves_are_problems(all_on):
     statuses = [status for status, _, _ in all_on]
-    assert statuses == [201, 200, 200, 200, 200, 200, 409, 200, 400], statuses
+    assert statuses == [201, 200, 200, 200, 200, 200, 409, 200, 400, 200], statuses
     assert all_on[6][1] == all_on[8][1] == "application/problem+json"
+    assert all_on[9] == (200, "text/event-stream", ["id: 1", "event: created", "data:"])
 
 
 @pytest.mark.parametrize("switched", CONFIGURATIONS.values(), ids=CONFIGURATIONS.keys())
