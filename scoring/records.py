@@ -16,13 +16,15 @@ per thrown die, and the record's size is limited by whoever reads it (the API: 1
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import cast
 
 from .commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
+from .dice import Rng
 from .errors import RuleError
 from .match import Match, Seat, status
 from .record_format import Logged, Record, parse
 from .ruleset import Event, Ruleset, State
+from .state import Created, Options, OptionValue
 from .verifiable import DerivedDice, commitment
 
 # Events a move writes but no command asks for: they are compared, never replayed.
@@ -207,7 +209,8 @@ def _command(event: Logged, *, holds: bool) -> Command | None:
             return Roll()
         case "rolled":
             thrown = data.get("thrown")
-            count = len(data["dice"]) if isinstance(data.get("dice"), list) else 0
+            shown = data.get("dice")
+            count = len(shown) if isinstance(shown, list) else 0
             if not isinstance(thrown, list):
                 raise _Stop(Problem(event.seq, "die_mismatch", "a throw must list the dice thrown"))
             return Roll(hold=tuple(i for i in range(count) if i not in thrown))
@@ -252,10 +255,12 @@ def _replay(
     moves = commands(events, record.ruleset)
     dice = _LoggedDice((e for e in events if e.type == "rolled"), derived, verdict)
     log = _Log([event for event in events if event.type not in NOTICES])
-    log.check([Event("created", None, events[0].data)])
+    log.check([Event("created", None, cast(Created, events[0].data))])
     last: list[int] = [1]  # the seq of the move being played
 
-    def recorded(ruleset: Ruleset, state: State, level: str, options: Any, mind: Any) -> Command:
+    def recorded(
+        ruleset: Ruleset, state: State, level: str, options: Options, mind: Rng
+    ) -> Command:
         """A computer seat's move: the next one of the log, which must be that seat's."""
         move = next(moves, None)
         if move is None or move.command is None or move.seat != state["current"]:
@@ -267,7 +272,8 @@ def _replay(
 
     match = Match(record.ruleset, options, seats, recorded)
     try:
-        outcome = match.new(open_seats=first, dice=dice, mind=NO_MIND)
+        # Not checked here: a count that is not one fails as the first move would.
+        outcome = match.new(open_seats=cast(int, first), dice=dice, mind=NO_MIND)
         log.check(outcome.events)
         state = outcome.state
         for move in moves:
@@ -297,7 +303,7 @@ def _replay(
     return match, state
 
 
-def _in_order(record: Record) -> dict[str, Any]:
+def _in_order(record: Record) -> dict[str, OptionValue]:
     """What a record's types cannot say: its seats and its log are numbered in order, and
     its options are the ruleset's."""
     for index, number in enumerate(record.seat_numbers):

@@ -1,12 +1,12 @@
 """Official Yahtzee (``docs/games/yahtzee.md``), with its Joker and Yahtzee bonus house rules."""
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from .boxgame import Box, BoxGame, Card
 from .dice import counts
 from .faces import UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run, most_of_a_kind
 from .ruleset import Option
+from .state import BoxSeat, Options
 
 # Under the Joker these boxes take their fixed points whatever the dice.
 JOKER_POINTS = {"full_house": 25, "small_straight": 30, "large_straight": 40}
@@ -82,7 +82,7 @@ class Yahtzee(BoxGame):
         ),
     )
 
-    def legal(self, card: Card, dice: Sequence[int], options: Mapping[str, Any]) -> dict[str, int]:
+    def legal(self, card: Card, dice: Sequence[int], options: Options) -> dict[str, int]:
         scores = super().legal(card, dice, options)
         joker = options["joker"]
         if joker == "none" or not all_same(dice) or card["yahtzee"] is None:
@@ -100,7 +100,7 @@ class Yahtzee(BoxGame):
         return lower_open or scores
 
     def fill_bonus(
-        self, card: Card, dice: Sequence[int], options: Mapping[str, Any], bonus: int
+        self, card: Card, dice: Sequence[int], options: Options, bonus: int
     ) -> int:
         rule = options["yahtzee_bonus"]
         if rule == "none" or card["yahtzee"] != 50 or not all_same(dice):
@@ -109,5 +109,5 @@ class Yahtzee(BoxGame):
             return 0
         return YAHTZEE_BONUS
 
-    def seat_view(self, card: Card, bonus: int) -> dict[str, Any]:
+    def seat_view(self, card: Card, bonus: int) -> BoxSeat:
         return {**super().seat_view(card, bonus), "yahtzee_bonus": bonus}

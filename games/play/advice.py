@@ -10,7 +10,7 @@ Maxi Yatzy has no table: its hint is the move the strongest computer player woul
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 
@@ -19,6 +19,7 @@ from games.play.errors import ServiceError
 from games.play.strategy import strategy_load, ten_thousand_tables
 from scoring import ProblemCode, get_ruleset
 from scoring.match import GameStatus
+from scoring.state import BoxSeat, BoxTurn
 from scoring.strategy import SUPPORTED, Advice, advise_with, computer_command
 from scoring.strategy.tenthousand_advice import (
     Position,
@@ -54,14 +55,14 @@ def game_hint(game: Game) -> Hint:
         tables = ten_thousand_tables(options=options)
         return Hint(seat, ten_thousand=advise_state(tables, game.state, options))
     if ruleset.id in SUPPORTED:
-        player = view.players[seat]
+        player = cast(BoxSeat, view.players[seat])  # a box game's view
         dice = view.turn["dice"]
         advice = advise_with(
             strategy_load(ruleset_id=ruleset.id, options=game.options),
             player["scorecard"],
             player.get("yahtzee_bonus", 0),
             dice,
-            view.turn["rolls_left"] if dice is not None else None,
+            cast(BoxTurn, view.turn)["rolls_left"] if dice is not None else None,
         )
         return Hint(seat, advice=advice)
     # No table for this ruleset: the move the strongest computer player would make.

@@ -23,6 +23,7 @@ from games.play.privacy import Viewer, private_game, require_visible
 from games.play.strategy import strategy_load, ten_thousand_tables
 from scoring import ProblemCode, get_ruleset
 from scoring.match import GameStatus
+from scoring.state import ten_thousand_options
 from scoring.strategy import SUPPORTED
 from scoring.strategy.analysis import Analysis, analyse
 from scoring.strategy.tenthousand_analysis import EVENTS as TEN_THOUSAND_EVENTS
@@ -124,7 +125,8 @@ def _analyse(
         )
     options = get_ruleset(TEN_THOUSAND).validate_options(game.options)
     tables = load_tables(
-        options["bank_minimum"], settings.STRATEGY_DIR, build_missing=build_missing is not False
+        ten_thousand_options(options)["bank_minimum"],
+        settings.STRATEGY_DIR, build_missing=build_missing is not False
     )
     return analyse_ten_thousand(
         tables, options, len(game.state["totals"]), log, seats,

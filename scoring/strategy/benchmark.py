@@ -18,10 +18,11 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..boxgame import BoxGame
 from ..registry import get_ruleset
+from ..state import Card
 from . import advise, build_table, load_strategy, load_table, loaded_bytes
 from .analysis import analyse_with
 from .selfplay import play_game
@@ -67,12 +68,23 @@ def measure_loading(folder: Path) -> tuple[float, int, int, int]:
     return took, loaded_bytes(), after - before, after
 
 
-def random_position(rng: random.Random) -> dict[str, Any]:
+class Case(TypedDict):
+    """A position to advise on, as :func:`~scoring.strategy.api.advise` takes it."""
+
+    ruleset_id: str
+    options: dict[str, str]
+    scorecard: Card
+    yahtzee_bonus: int
+    dice: list[int] | None
+    rolls_left: int | None
+
+
+def random_position(rng: random.Random) -> Case:
     """A position reached by random legal play: a card, its bonus, dice and rolls left."""
     ruleset_id, options, _ = rng.choice(VARIANTS)
     ruleset = get_ruleset(ruleset_id)
     assert isinstance(ruleset, BoxGame)
-    card: dict[str, int | None] = {box.id: None for box in ruleset.boxes}
+    card: Card = {box.id: None for box in ruleset.boxes}
     bonus = 0
     for _ in range(rng.randrange(len(card))):
         dice = [rng.randint(1, 6) for _ in range(ruleset.dice)]

@@ -33,11 +33,11 @@ Ten Thousand: see :mod:`scoring.strategy.tenthousand`.
 """
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from ..boxgame import Box, BoxGame
 from ..commands import Command, Roll, Score
@@ -45,6 +45,7 @@ from ..errors import ProblemCode, RuleError
 from ..faces import UPPER_IDS
 from ..registry import RULESETS
 from ..ruleset import Ruleset, State
+from ..state import BoxState, Options, TenThousandState
 from ..tenthousand import TenThousand
 from .api import Strategy, advise_with, load_strategy
 from .maxi import maxi_move
@@ -70,7 +71,7 @@ def computer_command(
     ruleset: Ruleset,
     state: State,
     level: str,
-    options: Mapping[str, Any],
+    options: Options,
     rng: PlayerRng,
     *,
     folder: Path | str,
@@ -95,8 +96,10 @@ def computer_command(
         raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
     options = ruleset.validate_options(options)
     if isinstance(ruleset, TenThousand):
-        return ten_thousand_move(state, level=level, options=options, rng=rng, folder=folder)
+        played = cast(TenThousandState, state)  # a ruleset is only given its own states
+        return ten_thousand_move(played, level=level, options=options, rng=rng, folder=folder)
     assert isinstance(ruleset, BoxGame)
+    state = cast(BoxState, state)
     if state["dice"] is None:
         return Roll()  # every level's only move (and no table to load for it)
     if level == "random":
@@ -112,13 +115,13 @@ def computer_command(
 # -- box games -----------------------------------------------------------------------------
 
 
-def _seat(state: State) -> tuple[dict[str, int | None], int]:
+def _seat(state: BoxState) -> tuple[dict[str, int | None], int]:
     seat = state["current"]
     return state["cards"][seat], state["bonus"][seat]
 
 
 def random_box_move(
-    ruleset: BoxGame, state: State, options: Mapping[str, Any], rng: PlayerRng
+    ruleset: BoxGame, state: BoxState, options: Options, rng: PlayerRng
 ) -> Command:
     """Random but legal: see the module docstring."""
     dice = state["dice"]
@@ -145,7 +148,7 @@ def serving_positions(box: Box, dice: Sequence[int]) -> list[int]:
 
     An upper box: the dice of its face. ``chance``: dice of 4 or more. A straight: one die
     of each face shown. Boxes of two or three groups (``two_pairs``, ``three_pairs``,
-    ``full_house``, ``villa``, ``tower``): every die whose face shows at least twice. Any
+    ``full_house``, ``villa``, ``tower``): every die whose face shows at least twice. Every
     other box (pairs, of-a-kind, Yahtzee): the dice of the face shown most (the highest
     such face on a tie).
     """
@@ -169,7 +172,7 @@ def serving_positions(box: Box, dice: Sequence[int]) -> list[int]:
     return [i for i, d in enumerate(dice) if d == face]
 
 
-def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Command:
+def greedy_box_move(ruleset: BoxGame, state: BoxState, options: Options) -> Command:
     """The box with the most points now; roll for it while it is weak (module docstring)."""
     dice = state["dice"]
     if dice is None:
@@ -187,7 +190,7 @@ def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) 
     return Score(category=target)
 
 
-def optimal_box_move(strategy: Strategy, state: State) -> Command:
+def optimal_box_move(strategy: Strategy, state: BoxState) -> Command:
     """The solver's best move for the current seat's card, bonus, dice and rolls left.
 
     ``rolls_left`` for the solver is the number of rolls still allowed after the current
