@@ -18,7 +18,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from ..boxgame import BoxGame
 from ..registry import get_ruleset
@@ -136,7 +136,7 @@ def run(folder: Path, positions: int, seed: int) -> None:
         started = time.perf_counter()
         table = load_table(ruleset_id, options, folder)
         took = time.perf_counter() - started
-        value = table.meta["start_value"]
+        value = cast(float, table.meta["start_value"])  # written by build_table
         diff = "" if published is None else f"{value - published:+10.6f}"
         shown = "" if published is None else f"{published:10.4f}"
         print(f"{label(ruleset_id, options):<46} {value:12.6f} {shown:>10} {diff:>10}"
