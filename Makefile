@@ -43,21 +43,28 @@ install: $(INSTALLED)
 # by the service itself, per NUM_PROXIES). The migration creates the database cache's table
 # (the rate-limit counters without REDIS_URL). Beside the server runs one worker (turn
 # clocks, assignment closings, webhook deliveries: `manage.py run_worker`), started again
-# if it ever exits and stopped with the server; both count their work in .metrics/, emptied
-# at each start, which GET /metrics adds up.
+# if it ever exits and stopped with the server; both count their work in .metrics/<PORT>/,
+# emptied at each start, which GET /metrics adds up: instances on other ports in the same
+# folder (two hosts tried on one laptop) keep their own figures. The service's own protocol
+# (games/serving/protocol.py) bounds each request's head in fields, bytes and time.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py build_strategy
-	rm -rf .metrics && mkdir .metrics; export PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/.metrics; \
+	rm -rf .metrics/$(PORT) && mkdir -p .metrics/$(PORT); \
+	export PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/.metrics/$(PORT); \
 	$(BIN)/python manage.py run_worker --keep-alive --interval 0.5 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) \
-		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers
+		--lifespan off --timeout-graceful-shutdown 3 --no-proxy-headers \
+		--http games.serving.protocol:HeadBoundedProtocol
 
+# ruff, then the layers of docs/architecture.md ([tool.importlinter] in pyproject.toml: a
+# module that imports a layer above its own, or rules that import Django, fail here).
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # mypy with the Django and DRF stubs over config/, games/ and scoring/ (settings in
 # pyproject.toml). Its cache (.mypy_cache) makes a run after a small change take seconds.
@@ -105,7 +112,7 @@ schema-check: $(INSTALLED)
 		&& REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npm run --silent check
 
 clean:
-	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
+	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache *.egg-info
 
 # The load benchmark: the service as docker-compose.yml runs it, on a fresh database of the
 # PostgreSQL server BENCH_POSTGRES names; needs wrk (apt-get install wrk). Pass options in

@@ -71,21 +71,24 @@ if env_str("PROMETHEUS_MULTIPROC_DIR", ""):
 
 MIDDLEWARE = [
     # Outermost: every request counted and timed as answered (GET /metrics).
-    "games.http.request_metrics.RequestMetricsMiddleware",
+    "games.http.middleware.request_metrics.RequestMetricsMiddleware",
     # It turns the bodiless refusals of everything below into problem documents.
-    "games.http.problem_middleware.ProblemMiddleware",
+    "games.http.middleware.problem_middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
-    # Sessions, users and messages serve the admin: skipped under /api/ (games.http.admin_sessions).
-    "games.http.admin_sessions.AdminSessionMiddleware",
+    # Sessions, users and messages serve the admin: skipped under /api/
+    # (games.http.middleware.admin_sessions).
+    "games.http.middleware.admin_sessions.AdminSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "games.http.admin_sessions.AdminAuthenticationMiddleware",
-    "games.http.admin_sessions.AdminMessageMiddleware",
+    "games.http.middleware.admin_sessions.AdminAuthenticationMiddleware",
+    "games.http.middleware.admin_sessions.AdminMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # API keys and the stop for repeated wrong credentials (games.http.api_keys).
     "games.http.api_keys.ApiKeyMiddleware",
+    # Who asks for a missing strategy table: a client may queue a few builds an hour.
+    "games.http.throttles.TableAskerMiddleware",
     # Admin login attempts (django-axes): last, as it asks.
     "axes.middleware.AxesMiddleware",
 ]
@@ -140,6 +143,14 @@ SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
 # Moves, creations and reads of a game run on the worker's event loop's own thread instead
 # (games.serving.quick): no hand-over to a thread, no wait for the interpreter lock.
 SERVER_QUICK_ON_LOOP = env_bool("SERVER_QUICK_ON_LOOP", True)
+# The bounds of a request's head (its request line and header fields), enforced by the
+# service's HTTP protocol (games.serving.protocol) for uvicorn and gunicorn alike: neither
+# bounds them for httptools' parser. A head with more fields than this, or more bytes, is
+# refused with 431 and the connection closed; one not received whole within this many
+# seconds of its first byte (of the connection's opening, for its first request) with 408.
+SERVER_HEAD_MAX_FIELDS = env_int("SERVER_HEAD_MAX_FIELDS", 100, minimum=1)
+SERVER_HEAD_MAX_BYTES = env_int("SERVER_HEAD_MAX_BYTES", 16384, minimum=1024)
+SERVER_HEAD_TIMEOUT = env_int("SERVER_HEAD_TIMEOUT", 15, minimum=1)
 
 # On PostgreSQL, a pool of connections per worker process.
 # Each request borrows a connection from psycopg's pool and gives it back when it ends, so
@@ -226,16 +237,24 @@ THROTTLE_RATES = {
     "moves": env_str("THROTTLE_MOVES", ""),
     # A game's record and the check of one (a whole log each; a check replays the game).
     "records": env_str("THROTTLE_RECORDS", "30/minute"),
+    # The computer seats' moves played within requests, weighted by their cost (a unit is
+    # about 0.1 ms of the web process's core, and as much again of PostgreSQL's): a whole
+    # game of 8 optimal Maxi Yatzy computers is about 4,400. docs/operations.md, "Limits",
+    # has the figures.
+    "computers": env_str("THROTTLE_COMPUTERS", "20000/minute,1200000/hour"),
 }
 # Requests carrying an API key count per key, and also per address against this many times
 # the limits above: keys (and classrooms, which anyone may open) do not multiply what one
 # address may do.
 THROTTLE_KEYED_ADDRESS_FACTOR = env_int("THROTTLE_KEYED_ADDRESS_FACTOR", 10, minimum=1)
+# The same for the computers' budget, whose units are a core's work: a lower factor.
+THROTTLE_COMPUTERS_KEYED_FACTOR = env_int("THROTTLE_COMPUTERS_KEYED_FACTOR", 3, minimum=1)
 # What each key of a new classroom may do per hour. A teacher may lower a classroom's quota;
 # only an operator raises it (in the admin).
 CLASSROOM_QUOTA = {
     "games_per_hour": env_int("QUOTA_GAMES_PER_HOUR", 6000, minimum=1),
     "advice_per_hour": env_int("QUOTA_ADVICE_PER_HOUR", 10000, minimum=1),
+    "computer_moves_per_hour": env_int("QUOTA_COMPUTER_MOVES_PER_HOUR", 600000, minimum=1),
 }
 # Behind proxies, how many append to X-Forwarded-For; 0: the header is ignored.
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
@@ -331,11 +350,12 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.schema.hooks.split_by_ruleset",
-        "games.api.schema.hooks.tell_answers_apart",
+        "games.api.schema.per_ruleset.split_by_ruleset",
+        "games.api.schema.per_ruleset.tell_answers_apart",
         "games.api.schema.hooks.link_the_created_game",
         "games.api.schema.hooks.add_game_stream",
         "games.api.schema.hooks.close_request_objects",
+        "games.api.schema.bounds.bound_request_objects",
         "games.api.schema.hooks.require_bodies",
         "games.api.schema.hooks.document_retry_after",
         "games.api.schema.hooks.for_generated_clients",
@@ -347,14 +367,24 @@ SPECTACULAR_SETTINGS = {
 # seat) to 50 KiB (four seats): 500 of them, 10 to 25 MB a worker process.
 GAMES_KEPT = env_int("GAMES_KEPT", 500, minimum=0)
 
-# Where the optimal-strategy tables are kept (built by `manage.py build_strategy` before the
-# service serves; a request that finds one missing gets 503 and starts its build in the
-# background).
+# Where each process keeps its copy of the optimal-strategy tables (built by `manage.py
+# build_strategy` before the service serves; one missing here is copied from the database,
+# where the deployment stores each table it built: see games.work.tables).
 STRATEGY_DIR = Path(env_str("STRATEGY_DIR", str(BASE_DIR / "strategy-tables")))
 # Ten Thousand's bank minimums whose solved tables `build_strategy` builds before serving
-# (comma-separated; one table serves every target up to 10,000): another is built in the
-# background at its first request (about half a minute).
+# (comma-separated; one table serves every target up to 10,000): another is queued at its
+# first request (503 until a worker has built it, 5 to 50 s of one core).
 TEN_THOUSAND_BANK_MINIMUMS = [int(v) for v in env_list("TEN_THOUSAND_BANK_MINIMUMS", "0,350")]
+# New tables one client address may queue (a rate, as THROTTLE_*; empty: no limit). Past it,
+# a request for another missing table is answered 503 and queues nothing.
+STRATEGY_BUILD_RATE = env_str("STRATEGY_BUILD_RATE", "3/hour")
+# Tables that may wait for a build at once, from all callers: past it, nothing is queued.
+STRATEGY_BUILDS_WAITING = env_int("STRATEGY_BUILDS_WAITING", 20, minimum=1)
+# How long a worker holds a table it builds (renewed every third of it while the build
+# runs): a worker that dies mid-build leaves the table to be taken again after this.
+STRATEGY_BUILD_LEASE_SECONDS = env_int("STRATEGY_BUILD_LEASE_SECONDS", 60, minimum=3)
+# The niceness added to a build's process: serving requests comes first.
+STRATEGY_BUILD_NICE = env_int("STRATEGY_BUILD_NICE", 10, minimum=0)
 
 # Waiting or active games untouched for this many days are abandoned by abandon_idle_games.
 ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)
@@ -362,6 +392,9 @@ ABANDON_AFTER_DAYS = env_int("ABANDON_AFTER_DAYS", 30, minimum=1)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"one_line": {"()": "games.observe.logs.OneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # A request naming another host: one line, not a traceback (games.observe.logs).
+    "loggers": {"django.security.DisallowedHost": {"filters": ["one_line"]}},
 }

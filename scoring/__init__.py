@@ -2,7 +2,8 @@
 
 from .dice import Dice, DiceSource, Rng, SequentialDice, secure_rng, seeded_rng
 from .errors import ProblemCode, RuleError
-from .registry import RULESETS, get_ruleset
+from .family import Family, Standings
+from .registry import FAMILIES, RULESETS, family_of, get_ruleset
 from .ruleset import Category, Entry, Event, Option, Outcome, Ruleset, View
 from .verifiable import (
     DerivedDice,
@@ -14,8 +15,9 @@ from .verifiable import (
 )
 
 __all__ = [
-    "RULESETS", "Category", "DerivedDice", "Dice", "DiceSource", "Entry", "Event", "Option",
-    "Outcome", "ProblemCode", "Rng", "RuleError", "Ruleset", "SequentialDice", "View",
-    "check_client_seed", "commitment", "get_ruleset", "new_client_seed", "new_secret",
+    "FAMILIES", "RULESETS", "Category", "DerivedDice", "Dice", "DiceSource", "Entry", "Event",
+    "Family", "Option", "Outcome", "ProblemCode", "Rng", "RuleError", "Ruleset",
+    "SequentialDice", "Standings", "View", "check_client_seed", "commitment", "family_of",
+    "get_ruleset", "new_client_seed", "new_secret",
     "secure_rng", "seeded_rng", "seeded_secret",
 ]

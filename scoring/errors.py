@@ -5,31 +5,22 @@ from enum import StrEnum, unique
 
 @unique
 class ProblemCode(StrEnum):
-    """Every code the API answers an error with, the rules' own and the service's.
+    """The codes the rules raise: each is raised somewhere in ``scoring/`` (a test checks it),
+    and no other is declared here.
 
     One enum, so that a misspelled code is a name that does not exist (an error at import
-    and in the type check) rather than a string that reaches a client. It lives here, free
-    of Django, because the rules raise most of the codes; ``games.http.problems`` gives
-    each its status and title. A member is its code: ``str(ProblemCode.NOT_FOUND)`` is
-    ``"not_found"``, so the bodies are the same strings they were.
+    and in the type check) rather than a string that reaches a client. The service's own
+    refusals (``not_found``, ``version_mismatch``...) have their codes with the services
+    (``games.play.errors.ServiceCode``), and those only HTTP gives (``parse_error``,
+    ``throttled``...) with it (``games.http.codes.HttpCode``); ``games.http.problems`` gives
+    every code of the three its status and title. A member is its code:
+    ``str(ProblemCode.NO_ROLLS_LEFT)`` is ``"no_rolls_left"``.
     """
 
     INVALID = "invalid"
-    PARSE_ERROR = "parse_error"
-    UNKNOWN_FIELD = "unknown_field"
     UNKNOWN_CATEGORY = "unknown_category"
     UNKNOWN_RULESET = "unknown_ruleset"
     INVALID_DICE = "invalid_dice"
-    URL_NOT_ALLOWED = "url_not_allowed"
-    TOO_MANY_WEBHOOKS = "too_many_webhooks"
-    NOT_AUTHENTICATED = "not_authenticated"
-    INVALID_TOKEN = "invalid_token"
-    INVALID_API_KEY = "invalid_api_key"
-    FORBIDDEN = "forbidden"
-    QUOTA_ABOVE_DEFAULT = "quota_above_default"
-    NOT_FOUND = "not_found"
-    METHOD_NOT_ALLOWED = "method_not_allowed"
-    NOT_ACCEPTABLE = "not_acceptable"
     NOT_YOUR_TURN = "not_your_turn"
     GAME_NOT_ACTIVE = "game_not_active"
     NO_ROLLS_LEFT = "no_rolls_left"
@@ -40,20 +31,6 @@ class ProblemCode(StrEnum):
     BANK_TOO_LOW = "bank_too_low"
     GAME_FULL = "game_full"
     TOO_MANY_HOLDS = "too_many_holds"
-    ANALYSIS_UNAVAILABLE = "analysis_unavailable"
-    NAME_TAKEN = "name_taken"
-    JOINING_CLOSED = "joining_closed"
-    ASSIGNMENT_NOT_OPEN = "assignment_not_open"
-    ASSIGNMENT_COMPLETE = "assignment_complete"
-    VERSION_MISMATCH = "version_mismatch"
-    REQUEST_TOO_LARGE = "request_too_large"
-    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
-    RANGE_NOT_SATISFIABLE = "range_not_satisfiable"
-    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
-    THROTTLED = "throttled"
-    SERVER_ERROR = "server_error"
-    DATABASE_UNAVAILABLE = "database_unavailable"
-    STRATEGY_UNAVAILABLE = "strategy_unavailable"
 
 
 class RuleError(Exception):

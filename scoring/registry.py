@@ -1,16 +1,27 @@
-"""Every ruleset the service offers, by id."""
+"""Every ruleset the service offers, by id, and the family each belongs to.
 
+A family registers here with its rulesets (:mod:`scoring.family`); nothing else lists them.
+"""
+
+from .boxgames.family import BOX_GAMES
 from .errors import ProblemCode, RuleError
+from .family import Family
 from .ruleset import Ruleset
-from .tenthousand import TenThousand
-from .yahtzee import Yahtzee
-from .yatzy import ForcedYatzy, MaxiYatzy, Yatzy
+from .tenthousand.family import TEN_THOUSAND
 
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (
-    Yahtzee(),
-    Yatzy(), ForcedYatzy(), MaxiYatzy(),
-    TenThousand(),
-)}
+FAMILIES: dict[str, Family] = {family.id: family for family in (BOX_GAMES, TEN_THOUSAND)}
+RULESETS: dict[str, Ruleset] = {
+    ruleset.id: ruleset for family in FAMILIES.values() for ruleset in family.rulesets
+}
+_FAMILY_OF: dict[str, Family] = {
+    ruleset.id: family for family in FAMILIES.values() for ruleset in family.rulesets
+}
+
+
+def family_of(ruleset: Ruleset | str) -> Family:
+    """The family of a ruleset (or of a known ruleset id): what the service asks instead of
+    telling rulesets apart by class."""
+    return _FAMILY_OF[ruleset if isinstance(ruleset, str) else ruleset.id]
 
 
 def get_ruleset(ruleset_id: object) -> Ruleset:

@@ -59,7 +59,7 @@ Card: TypeAlias = dict[str, int | None]
 
 
 class BoxState(CommonState):
-    """A box game's state (Yahtzee and the Yatzy family); see ``scoring/boxgame.py``."""
+    """A box game's state (Yahtzee and the Yatzy family); see ``scoring/boxgames/boxgame.py``."""
 
     dice: list[int] | None
     held: list[bool]
@@ -80,7 +80,8 @@ class Bust(TypedDict):
 
 
 class TenThousandState(CommonState):
-    """Ten Thousand's state; ``scoring/tenthousand.py`` tells what each key means."""
+    """Ten Thousand's state; ``scoring/tenthousand/rules.py`` tells what each key
+    means."""
 
     dice: list[int] | None
     set_aside: list[bool]

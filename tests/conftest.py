@@ -32,6 +32,7 @@ LIVE = "tests/live/"
 OWN_SERVERS = (
     LIVE + "test_schemathesis.py", LIVE + "test_limits_live.py",
     LIVE + "test_database_outage.py", LIVE + "test_worker_chaos.py",
+    LIVE + "test_http_edges.py", LIVE + "test_make_run.py",
 )
 FIRST = (LIVE + "browser/", LIVE + "test_schemathesis.py", LIVE)
 
@@ -105,7 +106,7 @@ def strategy_tables() -> Path:
     """The folder of solved strategy tables every test that needs one reads it from: the
     service's own STRATEGY_DIR, where `make run` and the live servers keep them too. Each
     table is built once (a stale one again), however many processes want it at the same
-    time (file locks: see scoring.strategy.api); the tests of building use folders of their
+    time (file locks: see scoring.boxgames.strategy.api); the tests of building use folders of their
     own."""
     from django.conf import settings
 

@@ -10,15 +10,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.admin.games import engine_view
+from games.admin.game_display import engine_view
 from games.api.games.bodies import render_game
 from games.models import Event, Game, Player, ScoreEntry
 from games.play.analysis import game_analysis
+from games.play.errors import REFUSALS
 from games.play.services import Played, game_create, game_play
-from scoring import RuleError, get_ruleset
+from scoring import get_ruleset
+from scoring.boxgames.strategy import build_table
 from scoring.commands import command_for
 from scoring.match import GameStatus, Seat
-from scoring.strategy import build_table
 
 pytestmark = pytest.mark.django_db
 
@@ -326,7 +327,7 @@ def test_an_active_game_can_be_abandoned(admin_client: Client) -> None:
     assert list(Player.objects.filter(game=after).values_list("name", flat=True)) == ["Ann", "Ben"]
     # Now it is over: the page is view-only, and the seats can no longer move.
     assert "_save" not in form_of(admin_client, after).submits
-    with pytest.raises(RuleError) as refused:
+    with pytest.raises(REFUSALS) as refused:
         move(created, 1, "roll")
     assert refused.value.code == "game_not_active"
 

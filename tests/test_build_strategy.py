@@ -9,6 +9,25 @@ import pytest
 from django.core.management import CommandError, call_command
 
 ROOT = Path(__file__).resolve().parents[1]
+# The command copies tables from the deployment's database and stores those it builds there.
+pytestmark = pytest.mark.django_db
+
+
+def test_a_table_built_once_is_copied_from_the_database_by_another_host(tmp_path, capsys):
+    from games.models import StrategyTable
+
+    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path / "one"))
+    assert "1 built" in capsys.readouterr().out
+    stored = StrategyTable.objects.get()
+    assert stored.built_at is not None
+    assert bytes(stored.data) == (tmp_path / "one" / "forced-yatzy.npz").read_bytes()
+    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path / "two"))
+    out = capsys.readouterr().out
+    assert "copied from the database, expected final score 122.5585" in out and "0 built" in out
+    call_command(
+        "build_strategy", "forced-yatzy", "--folder", str(tmp_path / "three"), "--folder-only"
+    )
+    assert "1 built" in capsys.readouterr().out
 
 
 def test_build_strategy_writes_the_named_tables_and_reports_their_values(tmp_path, capsys):
@@ -20,7 +39,7 @@ def test_build_strategy_writes_the_named_tables_and_reports_their_values(tmp_pat
 
 
 def test_build_strategy_checks_ten_thousand_s_tables(tmp_path, capsys, strategy_tables, settings):
-    from scoring.strategy.tenthousand_tables import load_tables
+    from scoring.tenthousand.strategy.tables import load_tables
 
     settings.TEN_THOUSAND_BANK_MINIMUMS = [350]
     shutil.copy(load_tables(350, strategy_tables).path, tmp_path)
@@ -45,16 +64,16 @@ def test_build_strategy_refuses_a_ruleset_without_a_table(tmp_path):
 
 
 def test_a_second_run_builds_nothing_and_a_stale_table_is_rebuilt(tmp_path, capsys, monkeypatch):
-    from scoring.strategy import api, unload_all
+    from scoring.boxgames.strategy import api, unload_all
 
     builds = []
     real_build = api.build
     monkeypatch.setattr(api, "build", lambda *a, **kw: builds.append(a) or real_build(*a, **kw))
     unload_all()
-    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path))
+    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path), "--folder-only")
     assert len(builds) == 1 and "1 built" in capsys.readouterr().out
     unload_all()  # a new start: a new process, nothing loaded yet
-    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path))
+    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path), "--folder-only")
     out = capsys.readouterr().out
     assert len(builds) == 1 and "ready" in out and "0 built" in out
 
@@ -63,7 +82,7 @@ def test_a_second_run_builds_nothing_and_a_stale_table_is_rebuilt(tmp_path, caps
         values, meta = npz["values"], json.loads(str(npz["meta"]))
     np.savez(table, values=values, meta=np.array(json.dumps(meta | {"engine_digest": "0" * 64})))
     unload_all()
-    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path))
+    call_command("build_strategy", "forced-yatzy", "--folder", str(tmp_path), "--folder-only")
     assert len(builds) == 2 and "1 built" in capsys.readouterr().out
     unload_all()
 

@@ -1,5 +1,7 @@
-"""Every problem code the service can answer is a member of ``ProblemCode``, and each member
-has its status and title in ``PROBLEM_TYPES``.
+"""Every problem code the service can answer is a member of one of three enums, the rules'
+(``scoring.ProblemCode``), the services' (``ServiceCode``) and HTTP's (``HttpCode``), and each
+member has its status and title in the one registry, ``PROBLEM_TYPES``. The rules declare
+only the codes they raise.
 
 A code the service raises itself is a member, so a misspelled one does not import (and fails
 the type check). What the types cannot see are the codes that arrive as strings: those of
@@ -18,7 +20,8 @@ from django.test import Client, RequestFactory
 from rest_framework import exceptions
 
 from games.api.schema import docs
-from games.http.problem_middleware import problem_for
+from games.http.codes import CODE_ENUMS, HttpCode
+from games.http.middleware.problem_middleware import problem_for
 from games.http.problems import (
     PROBLEM_TYPES,
     UnknownProblemCode,
@@ -26,6 +29,7 @@ from games.http.problems import (
     problem_code,
     problem_response,
 )
+from games.play.errors import ServiceCode
 from scoring import ProblemCode, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +75,49 @@ def drf_refusals_raised_by_name() -> set[type[exceptions.APIException]]:
 
 
 def test_every_code_has_its_status_and_title() -> None:
-    assert set(PROBLEM_TYPES) == set(ProblemCode)
+    declared = [str(code) for codes in CODE_ENUMS for code in codes]
+    assert len(declared) == len(set(declared)), "a code declared twice"
+    assert set(PROBLEM_TYPES) == set(declared)
+    assert len(PROBLEM_TYPES) == len(declared)
+
+
+def test_a_code_arriving_as_a_string_is_found_in_whichever_enum_declares_it() -> None:
+    assert problem_code("no_rolls_left") is ProblemCode.NO_ROLLS_LEFT
+    assert problem_code("not_found") is ServiceCode.NOT_FOUND
+    assert problem_code("throttled") is HttpCode.THROTTLED
+
+
+def codes_named_in(folder: str) -> set[str]:
+    """The members of ``ProblemCode`` that the code under ``folder`` names (``ProblemCode.X``),
+    outside the enum's own module."""
+    named = set()
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        if path.name == "errors.py" and path.parent == ROOT / "scoring":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "ProblemCode"
+            ):
+                named.add(node.attr)
+    return named
+
+
+def test_the_rules_declare_only_the_codes_they_raise() -> None:
+    # A code the engine never raises belongs with the service or HTTP code that does.
+    assert {code.name for code in ProblemCode} == codes_named_in("scoring")
+
+
+def test_the_rules_raise_every_code_by_its_member() -> None:
+    # The scan above sees ``ProblemCode.X`` only: a code raised as a plain string would be
+    # missed by it, and refused by the type check.
+    strings = {str(code) for code in ProblemCode}
+    for path in sorted((ROOT / "scoring").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError":
+                first = node.args[0] if node.args else None
+                assert not (isinstance(first, ast.Constant) and first.value in strings), path
 
 
 def test_a_code_is_its_string_on_the_wire() -> None:

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 
 PROBLEM = "application/problem+json"
 GAME = "3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10"
@@ -147,6 +147,13 @@ def test_an_oversized_body_on_the_api_is_413(client, settings):
 def test_an_unknown_host_is_a_problem(client, path):
     response = client.get(path, HTTP_HOST="evil.example")
     assert response.status_code == 400 and problem_of(response)["code"] == "invalid"
+
+
+def test_an_unknown_host_is_logged_in_one_line(client, caplog):
+    client.get("/api/v1/games/", HTTP_HOST="evil.example")
+    (record,) = [r for r in caplog.records if r.name.startswith("django")]
+    assert "evil.example" in record.getMessage()
+    assert record.exc_info is None and record.levelname == "WARNING"
 
 
 def test_the_admin_csrf_page_is_html_for_a_person_and_says_so(db):

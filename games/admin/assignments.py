@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
 from games.admin.classrooms import StudentGameInline
-from games.admin.games import json_code
+from games.admin.game_display import json_code
 from games.models import Assignment, Game
 from games.play.selectors import with_seats
 from scoring.verifiable import commitment

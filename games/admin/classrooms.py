@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from games.classrooms.quotas import FIELDS as QUOTA_FIELDS
 from games.classrooms.quotas import quota_defaults
 from games.models import ApiKey, Classroom, Game, Student
+from games.names import NameRefused, name_clean
 from games.play.selectors import with_seats
 
 
@@ -97,6 +98,7 @@ class ClassroomForm(forms.ModelForm):
 
     games_per_hour = forms.IntegerField(min_value=1, required=False)
     advice_per_hour = forms.IntegerField(min_value=1, required=False)
+    computer_moves_per_hour = forms.IntegerField(min_value=1, required=False)
 
     class Meta:
         model = Classroom
@@ -112,6 +114,13 @@ class ClassroomForm(forms.ModelForm):
                 f"Per key. Empty: the deployment's default, now {defaults[field]}."
             )
 
+    def clean_name(self) -> str:
+        """A renamed classroom keeps the rule every name keeps (games.names)."""
+        try:
+            return name_clean(self.cleaned_data["name"])
+        except NameRefused as refused:
+            raise forms.ValidationError(str(refused)) from None
+
     def save(self, commit: bool = True) -> Classroom:
         given = {f: self.cleaned_data[f] for f in QUOTA_FIELDS}
         self.instance.quota = {f: value for f, value in given.items() if value is not None}
@@ -124,7 +133,8 @@ class ClassroomAdmin(admin.ModelAdmin):
     list_display = ("name", "join_code", "joining", "student_count", "game_count", "created_at")
     search_fields = ("name", "join_code", "students__name")
     fields = (
-        "id", "name", "join_code", "joining", "games_per_hour", "advice_per_hour", "created_at"
+        "id", "name", "join_code", "joining", "games_per_hour", "advice_per_hour",
+        "computer_moves_per_hour", "created_at",
     )
     readonly_fields = ("id", "join_code", "created_at")
     inlines = (StudentInline,)

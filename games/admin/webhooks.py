@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
-from games.admin.games import json_code
+from games.admin.game_display import json_code
 from games.hooks.services import deliveries_send_again
 from games.models import Delivery, Webhook
 

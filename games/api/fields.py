@@ -2,6 +2,8 @@
 scorecard, a name. Strict: a value is refused, never coerced. No rules here: the engine
 owns them."""
 
+import functools
+import unicodedata
 from typing import Any, NoReturn
 
 from django.core.validators import RegexValidator
@@ -11,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.http.strict import StrictCharField, StrictIntegerField
+from games.names import MOST_MARKS_IN_A_ROW, NameRefused, allowed_in_name, name_clean
 from scoring import RULESETS, ProblemCode
 
 
@@ -138,9 +141,52 @@ class VisibleTextSchema(OpenApiSerializerFieldExtension):
             and schema.get("type") == "string"
             and "enum" not in schema
         ):
-            schema["pattern"] = VISIBLE_TEXT
+            schema["pattern"] = name_text() if isinstance(field, NameField) else VISIBLE_TEXT
         return schema
 
 
-def name_field(**kwargs: Any) -> StrictCharField:
-    return StrictCharField(max_length=50, trim_whitespace=True, validators=[NAME], **kwargs)
+@functools.cache
+def name_text() -> str:
+    """What :class:`NameField` takes, as a pattern: white space around it (trimmed), then a
+    first character that is neither white space nor a combining mark (once normalised), then
+    characters that
+    :func:`games.names.allowed_in_name` allows. Listed from the Basic Multilingual Plane
+    only, which a name keeps to: so Python, for which a character beyond it is one code
+    point, and ECMAScript, for which it is two surrogates, both find it outside. No more than
+    four accents in a row. (A name that normalises to more than the length bound still passes
+    the pattern and is refused: rare enough for a schema to leave out.)"""
+    basic = [chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF]
+    white = [c for c in basic if c.isspace()]
+    allowed = [c for c in basic if allowed_in_name(c)]
+    marks = [c for c in allowed if unicodedata.category(c).startswith("M")]
+    around = _character_class(white)
+    return (
+        f"^(?![\\s\\S]*[{_character_class(marks)}]{{{MOST_MARKS_IN_A_ROW + 1}}})"
+        f"[{around}]*(?![{_character_class([c for c in basic if _no_start(c)])}])"
+        f"[{_character_class(allowed)}]+[{around}]*$"
+    )
+
+
+def _no_start(character: str) -> bool:
+    """White space, or a character that is (or normalises to) a combining mark first."""
+    normal = unicodedata.normalize("NFKC", character).strip()
+    return not normal or unicodedata.category(normal[0]).startswith("M")
+
+
+class NameField(StrictCharField):
+    """A name a person reads (a student's, a seat's, a classroom's, a bot's): given back as
+    :func:`games.names.name_clean` stores it, or refused (``invalid``, naming the field)
+    when it could pass for another name. The length bound holds for the name as sent (white
+    space around it included, as the schema's ``maxLength`` says) and as stored."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        try:
+            return name_clean(super().to_internal_value(data))
+        except NameRefused as refused:
+            raise serializers.ValidationError(str(refused), code=ProblemCode.INVALID) from None
+
+
+def name_field(*, max_length: int = 50, **kwargs: Any) -> NameField:
+    return NameField(max_length=max_length, trim_whitespace=True, validators=[NAME], **kwargs)

@@ -4,6 +4,7 @@ from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
 from games.api.assignments import views as assignments
+from games.api.classrooms import keys
 from games.api.classrooms import views as classrooms
 from games.api.games.stream import game_stream
 from games.api.games.views import UUID_RE, GameViewSet
@@ -39,9 +40,9 @@ urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),
     *router.urls,
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
-    # Classrooms and their keys (games.api.classrooms.views).
+    # Classrooms (games.api.classrooms.views) and their keys (games.api.classrooms.keys).
     path("classrooms/", classrooms.ClassroomCreateView.as_view(), name="classroom-list"),
-    path("me/", classrooms.KeyOwnerView.as_view(), name="key-owner"),
+    path("me/", keys.KeyOwnerView.as_view(), name="key-owner"),
     path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
     path("webhooks/<game_id:pk>/", webhooks.WebhookView.as_view(), name="webhook"),
     path(
@@ -88,12 +89,12 @@ urlpatterns = [
     ),
     path(
         "classrooms/<game_id:pk>/students/<game_id:student_id>/revoke/",
-        classrooms.StudentRevokeView.as_view(),
+        keys.StudentRevokeView.as_view(),
         name="classroom-student-revoke",
     ),
     path(
         "classrooms/<game_id:pk>/students/<game_id:student_id>/rotate/",
-        classrooms.StudentRotateView.as_view(),
+        keys.StudentRotateView.as_view(),
         name="classroom-student-rotate",
     ),
 ]

@@ -21,8 +21,8 @@ from games.db.clock import db_now
 from games.hooks import services as hooks
 from games.models import Assignment, AssignmentStatus, Classroom, Game
 from games.play import services as play
-from games.play.errors import ServiceError
-from scoring import ProblemCode, RuleError, get_ruleset
+from games.play.errors import REFUSALS, ServiceCode, ServiceError
+from scoring import ProblemCode, get_ruleset
 from scoring.match import GameStatus, Seat
 from scoring.verifiable import new_secret
 
@@ -46,10 +46,10 @@ def assignment_create(
     ruleset.check_seats(1)
     now = db_now()
     if due_at <= now:
-        raise RuleError(ProblemCode.INVALID, "due_at must be in the future", field="due_at")
+        raise ServiceError(ProblemCode.INVALID, "due_at must be in the future", field="due_at")
     opens = opens_at or now
     if due_at <= opens:
-        raise RuleError(ProblemCode.INVALID, "due_at must be after opens_at", field="due_at")
+        raise ServiceError(ProblemCode.INVALID, "due_at must be after opens_at", field="due_at")
     return Assignment.objects.create(
         classroom=classroom,
         title=title,
@@ -66,7 +66,7 @@ def assignment_of(*, classroom_id: uuid.UUID, assignment_id: uuid.UUID) -> Assig
     """The classroom's assignment: ``not_found`` if the classroom has none with this id."""
     assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=classroom_id).first()
     if assignment is None:
-        raise ServiceError(ProblemCode.NOT_FOUND, "no assignment with this id in this classroom")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no assignment with this id in this classroom")
     return assignment
 
 
@@ -111,20 +111,20 @@ def assignment_game_start(
         )
         if assignment is None:
             raise ServiceError(
-                ProblemCode.NOT_FOUND, "no assignment with this id in this classroom"
+                ServiceCode.NOT_FOUND, "no assignment with this id in this classroom"
             )
         status = assignment.status(db_now())
         if status != AssignmentStatus.OPEN:
             when = "opens" if status == AssignmentStatus.SCHEDULED else "closed"
             raise ServiceError(
-                ProblemCode.ASSIGNMENT_NOT_OPEN,
+                ServiceCode.ASSIGNMENT_NOT_OPEN,
                 f"the assignment is {status}: it {when} at "
                 f"{(assignment.opens_at if when == 'opens' else assignment.due_at).isoformat()}",
             )
         started = Game.objects.filter(assignment=assignment, student_id=student_id).count()
         if started >= assignment.games:
             raise ServiceError(
-                ProblemCode.ASSIGNMENT_COMPLETE, f"all {assignment.games} games of it are started"
+                ServiceCode.ASSIGNMENT_COMPLETE, f"all {assignment.games} games of it are started"
             )
         number = started + 1
         return play.game_create(
@@ -171,7 +171,7 @@ def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
         for game_id in still_open.values_list("id", flat=True):
             try:
                 play.game_abandon(game_id=game_id, by="deadline")
-            except RuleError:  # finished meanwhile, by a move that held its lock
+            except REFUSALS:  # finished meanwhile, by a move that held its lock
                 continue
         Game.objects.filter(assignment=assignment).update(dice_sealed=False)
         assignment.closed_at = now

@@ -9,10 +9,10 @@ reads only average stored numbers. Games that finished before figures were kept 
 the same way, with no backfill of their own.
 
 The analysis needs the ruleset's strategy table: where it is missing, the figures are put
-off (:class:`TableMissing`, the sweep tries again after a growing wait) while the table is
-built in the background. Only classroom games are kept this way: they are the ones whose
-figures are read together (a public game's analysis is its own endpoint's, computed from its
-log when asked).
+off (:class:`TableMissing`, the sweep tries again after a growing wait) while a worker
+builds the table (``games.work.tables``). Only classroom games are kept this way: they are
+the ones whose figures are read together (a public game's analysis is its own endpoint's,
+computed from its log when asked).
 """
 
 from collections.abc import Collection
@@ -20,13 +20,24 @@ from typing import Any
 
 from games.models import Game, Player
 from games.play.analysis import analysable_game, analysis_of
-from games.play.strategy import build_in_background
+from games.play.strategy import queue_build
+from scoring.boxgames.strategy import StaleTable
 from scoring.match import GameStatus
-from scoring.strategy import StaleTable
 
 
 class TableMissing(RuntimeError):
-    """The strategy table a game's analysis needs is not built yet (it is being built)."""
+    """The strategy table a game's analysis needs is not built yet: the sweep queues its
+    build (:func:`table_missing`) once this piece of work is rolled back."""
+
+    def __init__(self, ruleset_id: str, options: dict[str, Any]) -> None:
+        super().__init__(f"{ruleset_id} {options}: its table is not built yet")
+        self.ruleset_id, self.options = ruleset_id, options
+
+
+def table_missing(missing: TableMissing) -> None:
+    """Queue the build of the table a game's figures wait for (outside the rolled-back
+    work, so that the queued build stays)."""
+    queue_build(ruleset_id=missing.ruleset_id, options=missing.options)
 
 
 def figures_due(*, passed_over: Collection[Any] = ()) -> Any | None:
@@ -45,17 +56,14 @@ def figures_keep(*, game_id: Any) -> None:
     """Store the accuracy of every seat of the game (none for a game without analysis: a
     ruleset not solved, Ten Thousand of three seats or more), and mark its figures kept.
     Raises :class:`TableMissing` (nothing stored) while its strategy table is missing,
-    after starting its build in the background."""
+    (the sweep then queues its build)."""
     game = Game.objects.get(pk=game_id)
     if analysable_game(game):
         players = list(Player.objects.filter(game=game))
         try:
             analysis = analysis_of(game, [p.seat for p in players], build_missing=False)
         except (FileNotFoundError, StaleTable) as missing:
-            build_in_background(ruleset_id=game.ruleset, options=game.options)
-            raise TableMissing(f"{game.ruleset} {game.options}: its table is being built") from (
-                missing
-            )
+            raise TableMissing(game.ruleset, game.options) from missing
         by_seat = {seat.seat: seat.accuracy for seat in analysis.seats}
         for player in players:
             player.accuracy = by_seat.get(player.seat)

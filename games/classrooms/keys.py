@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from games.models import ApiKey, Classroom, Student
-from games.play.errors import ServiceError
-from scoring import ProblemCode
+from games.play.errors import ServiceCode, ServiceError
 
 KEY_RE = re.compile(r"^dk_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$")
 PREFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -78,6 +77,6 @@ def caller_for_key(key: str) -> Caller:
     same = hmac.compare_digest(stored, digest(key))
     if row is None or not same or row.revoked_at is not None:
         raise ServiceError(
-            ProblemCode.INVALID_API_KEY, "this API key is not valid (wrong or revoked)"
+            ServiceCode.INVALID_API_KEY, "this API key is not valid (wrong or revoked)"
         )
     return Caller(key_id=row.id, role=row.role, classroom=row.classroom, student=row.student)

@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from django.conf import settings
 
 from games.models import Classroom
-from games.play.errors import ServiceError
-from scoring import ProblemCode
+from games.play.errors import ServiceCode, ServiceError
 
-FIELDS = ("games_per_hour", "advice_per_hour")
+FIELDS = ("games_per_hour", "advice_per_hour", "computer_moves_per_hour")
 
 
 def quota_defaults() -> dict[str, int]:
@@ -36,7 +35,7 @@ def quota_check_teacher(*, classroom: Classroom, quota: Mapping[str, int]) -> No
     if raised:
         ceilings = ", ".join(f"{f} {max(now[f], defaults[f])}" for f in raised)
         raise ServiceError(
-            ProblemCode.QUOTA_ABOVE_DEFAULT,
+            ServiceCode.QUOTA_ABOVE_DEFAULT,
             f"a teacher may lower the quota, not raise it above the default ({ceilings}); "
             "ask the service's operator for more",
         )

@@ -24,9 +24,9 @@ from django.utils import timezone
 from games.classrooms.keys import key_issue, keys_revoke
 from games.classrooms.quotas import quota_check_teacher
 from games.models import Classroom, Game, Player, Student
-from games.play.errors import ServiceError
+from games.names import name_key
+from games.play.errors import ServiceCode, ServiceError
 from games.play.selectors import PERIODS, LeaderboardEntry, Period, _ranked
-from scoring import ProblemCode
 from scoring.match import GameStatus
 
 # No 0/O or 1/I/L: codes are read out in class and typed by children.
@@ -65,27 +65,30 @@ def classroom_create(*, name: str) -> Opened:
                 return Opened(classroom=classroom, teacher_key=key_issue(classroom_id=classroom.id))
         except IntegrityError:
             continue
-    raise ServiceError(ProblemCode.SERVER_ERROR, "no free join code was found; try again")
+    raise ServiceError(ServiceCode.SERVER_ERROR, "no free join code was found; try again")
 
 
 def classroom_join(*, join_code: str, name: str) -> Joined:
-    """A student joins with the class's code and gets a key of their own (shown only now)."""
+    """A student joins with the class's code and gets a key of their own (shown only now).
+    ``name`` is as :func:`games.names.name_clean` gives it; names with one :func:`name_key`
+    would pass for each other on the roster, so the classroom's unique key refuses the
+    second (``name_taken``), under concurrent joins too."""
     classroom = Classroom.objects.filter(join_code=normalise_code(join_code)).first()
     if classroom is None:
-        raise ServiceError(ProblemCode.NOT_FOUND, "no classroom has this join code")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no classroom has this join code")
     if classroom.joining == Classroom.Joining.CLOSED:
         raise ServiceError(
-            ProblemCode.JOINING_CLOSED, "the teacher has closed joining this classroom for now"
+            ServiceCode.JOINING_CLOSED, "the teacher has closed joining this classroom for now"
         )
     try:
         with transaction.atomic():
             student = Student.objects.create(
-                classroom=classroom, name=name, name_key=name.casefold()
+                classroom=classroom, name=name, name_key=name_key(name)
             )
             key = key_issue(classroom_id=classroom.id, student_id=student.id)
     except IntegrityError:
         raise ServiceError(
-            ProblemCode.NAME_TAKEN, f"the name {name!r} is taken in this classroom: choose another"
+            ServiceCode.NAME_TAKEN, f"the name {name!r} is taken in this classroom: choose another"
         ) from None
     return Joined(classroom=classroom, student=student, api_key=key)
 
@@ -115,13 +118,13 @@ def classroom_new_code(*, classroom: Classroom) -> Classroom:
                 return classroom
         except IntegrityError:
             continue
-    raise ServiceError(ProblemCode.SERVER_ERROR, "no free join code was found; try again")
+    raise ServiceError(ServiceCode.SERVER_ERROR, "no free join code was found; try again")
 
 
 def _student(classroom: Classroom, student_id: uuid.UUID) -> Student:
     student = Student.objects.filter(classroom=classroom, pk=student_id).first()
     if student is None:
-        raise ServiceError(ProblemCode.NOT_FOUND, "no student with this id in this classroom")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no student with this id in this classroom")
     return student
 
 

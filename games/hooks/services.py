@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from games.hooks.sending import NotAllowed, public_address
 from games.models import ApiKey, Delivery, Game, Player, Webhook
-from scoring import ProblemCode, RuleError
+from games.play.errors import ServiceCode, ServiceError
+from scoring import ProblemCode
 from scoring.match import GameStatus
 
 EVENTS = ("turn.started", "game.finished", "assignment.closed")
@@ -37,19 +38,19 @@ def webhook_register(*, key_id: int, url: str, events: Sequence[str]) -> Webhook
     key = _key_of(key_id)
     teacher_only = sorted(set(events) & TEACHER_EVENTS)
     if teacher_only and key.role != ApiKey.Role.TEACHER:
-        raise RuleError(ProblemCode.INVALID, f"only a teacher's key receives {teacher_only[0]}",
+        raise ServiceError(ProblemCode.INVALID, f"only a teacher's key receives {teacher_only[0]}",
                         field="events")
     try:
         public_address(url)
     except NotAllowed as refused:
-        raise RuleError(ProblemCode.URL_NOT_ALLOWED, str(refused), field="url") from None
+        raise ServiceError(ServiceCode.URL_NOT_ALLOWED, str(refused), field="url") from None
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
     with transaction.atomic():
         # The key's row is locked, so that registrations racing each other count in turn.
         key = ApiKey.objects.select_for_update().get(pk=key.pk)
         if Webhook.objects.filter(api_key=key).count() >= MOST_PER_KEY:
-            raise RuleError(
-                ProblemCode.TOO_MANY_WEBHOOKS,
+            raise ServiceError(
+                ServiceCode.TOO_MANY_WEBHOOKS,
                 f"a key holds at most {MOST_PER_KEY} webhooks: delete one to register another",
             )
         return Webhook.objects.create(api_key=key, url=url, events=list(dict.fromkeys(events)),
@@ -63,7 +64,7 @@ def webhooks_of(*, key_id: int) -> list[Webhook]:
 def webhook_of(*, key_id: int, webhook_id: uuid.UUID) -> Webhook:
     webhook = Webhook.objects.filter(api_key=_key_of(key_id), pk=webhook_id).first()
     if webhook is None:
-        raise RuleError(ProblemCode.NOT_FOUND, "no webhook of this key has this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no webhook of this key has this id")
     return webhook
 
 

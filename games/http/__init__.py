@@ -8,8 +8,8 @@ extension points, named in ``config/settings.py``.
 - What comes in: ``strict`` (bodies exactly as the schema says).
 - What goes out: ``fastjson`` (JSON by orjson), ``negotiation`` (which renderer answers).
 - When it goes wrong: ``problems`` (every error as a problem document, with its code),
-  ``problem_middleware`` (the bodiless refusals of Django and WhiteNoise), ``error_table``
-  (``docs/errors.md`` written from the registry).
-- Around every request: ``request_metrics`` (counted and timed), ``admin_sessions`` (the
-  admin's middleware passed by for the API).
+  ``error_table`` (``docs/errors.md`` written from the registry).
+- Around every request, ``middleware/``: ``request_metrics`` (counted and timed),
+  ``problem_middleware`` (the bodiless refusals of Django and WhiteNoise), ``admin_sessions``
+  (the admin's middleware passed by for the API).
 """

@@ -21,12 +21,12 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.deprecation import MiddlewareMixin
 
 from games.classrooms.keys import caller_for_key
+from games.http.codes import HttpCode
 from games.http.limits import failure_record, failures_wait
 from games.http.problems import problem_response
-from games.play.errors import ServiceError
-from scoring import ProblemCode
+from games.play.errors import ServiceCode, ServiceError
 
-FAILED_CODES = {ProblemCode.INVALID_TOKEN, ProblemCode.INVALID_API_KEY}
+FAILED_CODES = {ServiceCode.INVALID_TOKEN, ServiceCode.INVALID_API_KEY}
 
 
 def _is_join(request: HttpRequest) -> bool:
@@ -40,7 +40,7 @@ def locked_out(request: HttpRequest) -> HttpResponse | None:
     if wait is None:
         return None
     response = problem_response(
-        ProblemCode.THROTTLED,
+        HttpCode.THROTTLED,
         "too many wrong keys, tokens or join codes from this address; "
         f"retry in {int(wait) + 1} s",
     )

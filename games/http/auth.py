@@ -8,7 +8,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from games.classrooms.keys import Caller
-from scoring import ProblemCode
+from games.play.errors import ServiceCode
 
 
 class SeatTokenAuthentication(BaseAuthentication):
@@ -21,13 +21,13 @@ class SeatTokenAuthentication(BaseAuthentication):
         if parts[0].lower() != b"bearer" or len(parts) != 2:
             raise AuthenticationFailed(
                 "the Authorization header must be 'Bearer <seat token>'",
-                code=ProblemCode.INVALID_TOKEN
+                code=ServiceCode.INVALID_TOKEN
             )
         try:
             return None, parts[1].decode("ascii")
         except UnicodeDecodeError:
             raise AuthenticationFailed(
-                "the seat token is not valid", code=ProblemCode.INVALID_TOKEN
+                "the seat token is not valid", code=ServiceCode.INVALID_TOKEN
             ) from None
 
     def authenticate_header(self, request: Request) -> str:

@@ -8,8 +8,8 @@ test fails while the file and the registry disagree.
 from collections.abc import Mapping
 from pathlib import Path
 
+from games.http.codes import Code
 from games.http.problems import PROBLEM_TYPES, ProblemType
-from scoring import ProblemCode
 
 DOCS_FILE = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 
@@ -37,7 +37,7 @@ def _row(code: object, kind: ProblemType) -> str:
 
 
 def error_table(
-    types: Mapping[ProblemCode, ProblemType] | Mapping[str, ProblemType] = PROBLEM_TYPES,
+    types: Mapping[Code, ProblemType] | Mapping[str, ProblemType] = PROBLEM_TYPES,
 ) -> str:
     """The whole of ``docs/errors.md``; each key is written as ``str(key)``, so plain strings
     and string enums give the same table."""

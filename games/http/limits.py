@@ -128,33 +128,44 @@ def _digest(ident: str) -> str:
     return hashlib.sha256(ident.encode()).hexdigest()[:32]
 
 
-def _raise(key: str, timeout: int) -> int:
+def _raise(key: str, timeout: int, amount: int) -> int:
     cache = _cache()
     for _ in range(3):
         try:
-            return cache.incr(key)
+            return cache.incr(key, amount)
         except ValueError:  # no counter yet in this window
             cache.add(key, 0, timeout)
-    return cache.incr(key)
+    return cache.incr(key, amount)
 
 
-def hit(*, scope: str, ident: str, windows: Sequence[Window]) -> float | None:
-    """Counts one request in every window: None if it is within them all, else the seconds
-    until the fullest window it is over ends. If the cache cannot be reached the request
-    passes (and the failure is logged): a limit must not take the service down with it."""
+def hit(
+    *,
+    scope: str,
+    ident: str,
+    windows: Sequence[Window],
+    amount: int = 1,
+    at: float | None = None,
+) -> float | None:
+    """Counts one request (or ``amount`` units of a budget; a negative amount gives units
+    back) in every window: None if it is within them all, else the seconds until the
+    fullest window it is over ends. ``at``: the windows of that moment (``time.time()``),
+    where units are given back to the windows they were taken from. If the cache cannot be
+    reached the request passes (and the failure is logged): a limit must not take the
+    service down with it."""
     try:
-        return _hit(scope, ident, windows)
+        return _hit(scope, ident, windows, amount, time.time() if at is None else at)
     except Exception:  # any failure of the cache backend
         logger.warning("rate limit %s not checked: the cache failed", scope, exc_info=True)
         return None
 
 
-def _hit(scope: str, ident: str, windows: Sequence[Window]) -> float | None:
-    now = time.time()
+def _hit(
+    scope: str, ident: str, windows: Sequence[Window], amount: int, now: float
+) -> float | None:
     wait: float | None = None
     for window in windows:
         index = math.floor(now / window.seconds)
-        count = _raise(_key(scope, ident, window, index), window.seconds + EXPIRY_MARGIN)
+        count = _raise(_key(scope, ident, window, index), window.seconds + EXPIRY_MARGIN, amount)
         if count > window.count:
             wait = max(wait or 0.0, (index + 1) * window.seconds - now)
     return wait

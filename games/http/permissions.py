@@ -29,23 +29,24 @@ from rest_framework.views import APIView
 
 from games.classrooms.keys import Caller
 from games.http.auth import caller_of
+from games.http.codes import Code, HttpCode, Refused
+from games.http.problems import problem_code
 from games.models import Classroom
-from games.play.errors import ServiceError
+from games.play.errors import ServiceCode
 from games.play.privacy import Private, Viewer, may_see
-from scoring import ProblemCode
 
 
 class Refusing(BasePermission):
     """A permission that says why it refused: ``code`` and ``message`` of the last refusal
     (DRF makes one instance per request, so they are this request's)."""
 
-    code: ProblemCode = ProblemCode.FORBIDDEN
+    code: Code = HttpCode.FORBIDDEN
     message = "this request is not allowed"
 
-    def refuse(self, refusal: ServiceError) -> bool:
+    def refuse(self, code: Code, detail: str) -> bool:
         """False, keeping the refusal's code and detail for DRF to hand to the view."""
-        self.code = refusal.code
-        self.message = refusal.detail
+        self.code = code
+        self.message = detail
         return False
 
     @staticmethod
@@ -63,8 +64,8 @@ class ProblemRefusals(APIView):
         self, request: Request, message: str | None = None, code: str | None = None
     ) -> NoReturn:
         # DRF hands over the refusing permission's ``code``: a ``Refusing`` one's, a member.
-        problem = ProblemCode(code) if code else Refusing.code
-        raise ServiceError(problem, str(message or Refusing.message))
+        problem = problem_code(code) if code else Refusing.code
+        raise Refused(problem, str(message or Refusing.message))
 
     def require(self, request: Request, permission: Refusing) -> None:
         """Checks ``permission`` now, in the handler: for a view that checks something else
@@ -84,13 +85,13 @@ class ClassroomMember(Refusing):
             return True
         caller = caller_of(request)
         if caller is None:
-            return self.refuse(ServiceError(ProblemCode.NOT_AUTHENTICATED, self.no_key))
+            return self.refuse(ServiceCode.NOT_AUTHENTICATED, self.no_key)
         classroom_id: uuid.UUID = view.kwargs["pk"]
         if caller.classroom.id != classroom_id:
             # Whether the classroom exists is told only to a key of some classroom.
             if not Classroom.objects.filter(pk=classroom_id).exists():
-                return self.refuse(ServiceError(ProblemCode.NOT_FOUND, "no classroom with this id"))
-            return self.refuse(ServiceError(ProblemCode.FORBIDDEN, self.other_key))
+                return self.refuse(ServiceCode.NOT_FOUND, "no classroom with this id")
+            return self.refuse(HttpCode.FORBIDDEN, self.other_key)
         return self.has_role(caller)
 
     def has_role(self, caller: Caller) -> bool:
@@ -106,7 +107,7 @@ class TeacherOfClassroom(ClassroomMember):
     def has_role(self, caller: Caller) -> bool:
         if not caller.is_teacher:
             return self.refuse(
-                ServiceError(ProblemCode.FORBIDDEN, "only the classroom's teacher key may do this")
+                HttpCode.FORBIDDEN, "only the classroom's teacher key may do this"
             )
         return True
 
@@ -117,9 +118,7 @@ class StudentOfClassroom(ClassroomMember):
     def has_role(self, caller: Caller) -> bool:
         if caller.student is None:
             return self.refuse(
-                ServiceError(
-                    ProblemCode.FORBIDDEN, "only a student of the classroom starts its games"
-                )
+                HttpCode.FORBIDDEN, "only a student of the classroom starts its games"
             )
         return True
 
@@ -132,7 +131,7 @@ class KeyHolder(Refusing):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not self.applies(request, view) or caller_of(request) is not None:
             return True
-        return self.refuse(ServiceError(ProblemCode.NOT_AUTHENTICATED, self.no_key))
+        return self.refuse(ServiceCode.NOT_AUTHENTICATED, self.no_key)
 
 
 class AnyKey(KeyHolder):
@@ -164,14 +163,14 @@ class MaySeeGame(Refusing):
         game: Private = obj
         if may_see(game, viewer_of(request)):
             return True
-        return self.refuse(ServiceError(ProblemCode.NOT_FOUND, "no game with this id"))
+        return self.refuse(ServiceCode.NOT_FOUND, "no game with this id")
 
 
 def require_may_see(request: HttpRequest, game: Private) -> None:
     """``MaySeeGame`` for a plain Django view (the event stream): ``not_found`` if not."""
     check = MaySeeGame()
     if not check.has_object_permission(request, None, game):
-        raise ServiceError(check.code, check.message)
+        raise Refused(check.code, check.message)
 
 
 class Operator(Refusing):
@@ -183,6 +182,4 @@ class Operator(Refusing):
         given = request.META.get("HTTP_AUTHORIZATION") or ""
         if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
             return True
-        return self.refuse(ServiceError(
-            ProblemCode.NOT_AUTHENTICATED, "send Authorization: Bearer <token>"
-        ))
+        return self.refuse(ServiceCode.NOT_AUTHENTICATED, "send Authorization: Bearer <token>")

@@ -16,6 +16,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from games.http.codes import CODE_ENUMS, Code, HttpCode, Refused
+from games.play.errors import ServiceCode, ServiceError
 from games.play.strategy import RETRY_AFTER as STRATEGY_RETRY_AFTER
 from scoring import ProblemCode, RuleError
 
@@ -42,6 +44,7 @@ _TITLE_OF_STATUS = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Move not allowed",
     412: "Version mismatch",
     413: "Request too large",
@@ -49,6 +52,7 @@ _TITLE_OF_STATUS = {
     416: "Range not satisfiable",
     422: "Idempotency key reused",
     429: "Too many requests",
+    431: "Request header fields too large",
     500: "Server error",
     503: "Service unavailable",
 }
@@ -58,28 +62,30 @@ def _type(status: int, title: str | None = None, retry_after: int | None = None)
     return ProblemType(status, title or _TITLE_OF_STATUS[status], retry_after)
 
 
-# What every code of ``ProblemCode`` answers, by status in the order the docs list them. A
+# What every code answers, the rules' (``ProblemCode``), the services' (``ServiceCode``) and
+# HTTP's own (``HttpCode``), by status in the order the docs list them: the one registry. A
 # code is a member of the enum, so a misspelled one fails at import and in the type check; a
 # test checks that every member is here. A code that arrives as a string (DRF's own
 # refusals name theirs) is looked up by ``problem_code``, which refuses any other: a bug,
 # answered as a 500, not a 400.
-PROBLEM_TYPES: dict[ProblemCode, ProblemType] = {
+PROBLEM_TYPES: dict[Code, ProblemType] = {
     ProblemCode.INVALID: _type(400),
-    ProblemCode.PARSE_ERROR: _type(400),
-    ProblemCode.UNKNOWN_FIELD: _type(400),
+    HttpCode.PARSE_ERROR: _type(400),
+    HttpCode.UNKNOWN_FIELD: _type(400),
     ProblemCode.UNKNOWN_CATEGORY: _type(400),
     ProblemCode.UNKNOWN_RULESET: _type(400),
     ProblemCode.INVALID_DICE: _type(400),
-    ProblemCode.URL_NOT_ALLOWED: _type(400, "URL not allowed"),
-    ProblemCode.TOO_MANY_WEBHOOKS: _type(400, "Too many webhooks"),
-    ProblemCode.NOT_AUTHENTICATED: _type(401),
-    ProblemCode.INVALID_TOKEN: _type(401),
-    ProblemCode.INVALID_API_KEY: _type(401),
-    ProblemCode.FORBIDDEN: _type(403),
-    ProblemCode.QUOTA_ABOVE_DEFAULT: _type(403, "Quota above the default"),
-    ProblemCode.NOT_FOUND: _type(404),
-    ProblemCode.METHOD_NOT_ALLOWED: _type(405),
-    ProblemCode.NOT_ACCEPTABLE: _type(406),
+    ServiceCode.URL_NOT_ALLOWED: _type(400, "URL not allowed"),
+    ServiceCode.TOO_MANY_WEBHOOKS: _type(400, "Too many webhooks"),
+    ServiceCode.NOT_AUTHENTICATED: _type(401),
+    ServiceCode.INVALID_TOKEN: _type(401),
+    ServiceCode.INVALID_API_KEY: _type(401),
+    HttpCode.FORBIDDEN: _type(403),
+    ServiceCode.QUOTA_ABOVE_DEFAULT: _type(403, "Quota above the default"),
+    ServiceCode.NOT_FOUND: _type(404),
+    HttpCode.METHOD_NOT_ALLOWED: _type(405),
+    HttpCode.NOT_ACCEPTABLE: _type(406),
+    HttpCode.REQUEST_TIMEOUT: _type(408),  # the server's own (games.serving.protocol)
     ProblemCode.NOT_YOUR_TURN: _type(409),
     ProblemCode.GAME_NOT_ACTIVE: _type(409),
     ProblemCode.NO_ROLLS_LEFT: _type(409),
@@ -90,20 +96,21 @@ PROBLEM_TYPES: dict[ProblemCode, ProblemType] = {
     ProblemCode.BANK_TOO_LOW: _type(409),
     ProblemCode.GAME_FULL: _type(409),
     ProblemCode.TOO_MANY_HOLDS: _type(409),
-    ProblemCode.ANALYSIS_UNAVAILABLE: _type(409, "Analysis not available"),
-    ProblemCode.NAME_TAKEN: _type(409),
-    ProblemCode.JOINING_CLOSED: _type(409, "Joining closed"),
-    ProblemCode.ASSIGNMENT_NOT_OPEN: _type(409, "Assignment not open"),
-    ProblemCode.ASSIGNMENT_COMPLETE: _type(409, "Assignment complete"),
-    ProblemCode.VERSION_MISMATCH: _type(412),
-    ProblemCode.REQUEST_TOO_LARGE: _type(413),
-    ProblemCode.UNSUPPORTED_MEDIA_TYPE: _type(415),
-    ProblemCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
-    ProblemCode.IDEMPOTENCY_KEY_REUSED: _type(422),
-    ProblemCode.THROTTLED: _type(429),
-    ProblemCode.SERVER_ERROR: _type(500),
-    ProblemCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
-    ProblemCode.STRATEGY_UNAVAILABLE: _type(503, retry_after=STRATEGY_RETRY_AFTER),
+    ServiceCode.ANALYSIS_UNAVAILABLE: _type(409, "Analysis not available"),
+    ServiceCode.NAME_TAKEN: _type(409),
+    ServiceCode.JOINING_CLOSED: _type(409, "Joining closed"),
+    ServiceCode.ASSIGNMENT_NOT_OPEN: _type(409, "Assignment not open"),
+    ServiceCode.ASSIGNMENT_COMPLETE: _type(409, "Assignment complete"),
+    ServiceCode.VERSION_MISMATCH: _type(412),
+    HttpCode.REQUEST_TOO_LARGE: _type(413),
+    HttpCode.UNSUPPORTED_MEDIA_TYPE: _type(415),
+    HttpCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
+    ServiceCode.IDEMPOTENCY_KEY_REUSED: _type(422),
+    HttpCode.THROTTLED: _type(429),
+    HttpCode.HEADERS_TOO_LARGE: _type(431),  # the server's own (games.serving.protocol)
+    ServiceCode.SERVER_ERROR: _type(500),
+    HttpCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
+    ServiceCode.STRATEGY_UNAVAILABLE: _type(503, retry_after=STRATEGY_RETRY_AFTER),
 }
 # What Django (and psycopg, where code uses it directly) raise when the database cannot be
 # reached or a connection is lost: not the request's fault, and over once it is back.
@@ -113,12 +120,17 @@ DATABASE_ERRORS = (
 # A field error with one of these codes names the whole problem; any other is "invalid".
 FIELD_CODES = frozenset(
     {
-        ProblemCode.UNKNOWN_FIELD,
+        HttpCode.UNKNOWN_FIELD,
         ProblemCode.UNKNOWN_CATEGORY,
         ProblemCode.UNKNOWN_RULESET,
         ProblemCode.INVALID_DICE,
     }
 )
+
+
+# A refusal lists the first few faults of a body, and counts the others: what it costs to
+# write and to read stays small whatever the body held.
+MOST_ERRORS_SHOWN = 5
 
 
 class FieldErrorBody(TypedDict):
@@ -135,28 +147,33 @@ class ProblemBody(TypedDict):
     detail: str
     code: str
     errors: NotRequired[list[FieldErrorBody]]
+    # How many faults of the body ``errors`` leaves out (present only when some are).
+    more_errors: NotRequired[int]
 
 
 class UnknownProblemCode(LookupError):
     """A code that :data:`PROBLEM_TYPES` does not declare: the code that raised it is wrong."""
 
 
-def problem_code(code: str) -> ProblemCode:
+def problem_code(code: str) -> Code:
     """The member named by a code that arrives as a string (DRF's, a body's)."""
-    try:
-        return ProblemCode(code)
-    except ValueError:
-        raise UnknownProblemCode(
-            f"{code!r} is no problem code: declare it in ProblemCode and PROBLEM_TYPES"
-        ) from None
+    for codes in CODE_ENUMS:
+        try:
+            return codes(code)
+        except ValueError:
+            continue
+    raise UnknownProblemCode(
+        f"{code!r} is no problem code: declare it in the rules', the services' or HTTP's "
+        "codes, and in PROBLEM_TYPES"
+    )
 
 
-def problem_type(code: ProblemCode) -> ProblemType:
+def problem_type(code: Code) -> ProblemType:
     return PROBLEM_TYPES[problem_code(code)]
 
 
 def problem(
-    code: ProblemCode, detail: str, errors: list[FieldErrorBody] | None = None
+    code: Code, detail: str, errors: list[FieldErrorBody] | None = None
 ) -> ProblemBody:
     kind = problem_type(code)
     body: ProblemBody = {
@@ -171,7 +188,7 @@ def problem(
     return body
 
 
-def problem_response(code: ProblemCode, detail: str, **extra: Any) -> JsonResponse:
+def problem_response(code: Code, detail: str, **extra: Any) -> JsonResponse:
     """For errors raised outside DRF's views (unknown URLs, Django's own 404 and 500)."""
     body: dict[str, Any] = {**problem(code, detail), **extra}
     return JsonResponse(
@@ -212,38 +229,47 @@ def _body_for(exc: BaseException | None) -> ProblemBody | None:
     if isinstance(exc, DATABASE_ERRORS):
         logger.warning("database unavailable: %s", str(exc).strip() or type(exc).__name__)
         return problem(
-            ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached; try again soon"
+            HttpCode.DATABASE_UNAVAILABLE, "the database cannot be reached; try again soon"
         )
-    if isinstance(exc, RuleError):
+    if isinstance(exc, RuleError | ServiceError | Refused):
         fault: list[FieldErrorBody] | None = None
         if exc.field:
             fault = [{"field": exc.field, "code": str(exc.code), "detail": exc.detail}]
         return problem(exc.code, exc.detail, fault)
     if isinstance(exc, exceptions.ValidationError):
-        errors = _field_errors(exc.detail)
-        code = next(
-            (problem_code(e["code"]) for e in errors if e["code"] in FIELD_CODES),
-            ProblemCode.INVALID,
-        )
-        detail = "; ".join(f"{e['field']}: {e['detail']}" for e in errors)
-        return problem(code, detail, errors)
+        return _invalid(_field_errors(exc.detail))
     if isinstance(exc, Http404):
-        return problem(ProblemCode.NOT_FOUND, "not found")
+        return problem(ServiceCode.NOT_FOUND, "not found")
     if isinstance(exc, RecursionError):
-        return problem(ProblemCode.PARSE_ERROR, "the JSON is nested too deeply")
+        return problem(HttpCode.PARSE_ERROR, "the JSON is nested too deeply")
     if isinstance(exc, RequestDataTooBig):
-        return problem(ProblemCode.REQUEST_TOO_LARGE, "the request body is too large")
+        return problem(HttpCode.REQUEST_TOO_LARGE, "the request body is too large")
     if isinstance(exc, SuspiciousOperation):
         return problem(ProblemCode.INVALID, f"the request was refused: {exc}")
     if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
         # DRF's own refusals (its default codes) are ``not_authenticated``; ours name theirs.
         given = exc.get_codes()
         if not isinstance(given, str) or given == exceptions.AuthenticationFailed.default_code:
-            return problem(ProblemCode.NOT_AUTHENTICATED, str(exc.detail))
+            return problem(ServiceCode.NOT_AUTHENTICATED, str(exc.detail))
         return problem(problem_code(given), str(exc.detail))
     if isinstance(exc, exceptions.APIException):
         return problem(problem_code(exc.default_code), str(exc.detail))
     return None
+
+
+def _invalid(errors: list[FieldErrorBody]) -> ProblemBody:
+    """The refusal of a body with these faults: the first few, and how many more."""
+    code = next(
+        (problem_code(e["code"]) for e in errors if e["code"] in FIELD_CODES),
+        ProblemCode.INVALID,
+    )
+    shown, more = errors[:MOST_ERRORS_SHOWN], len(errors) - MOST_ERRORS_SHOWN
+    detail = "; ".join(f"{e['field']}: {e['detail']}" for e in shown)
+    body = problem(code, detail, shown)
+    if more > 0:
+        body["detail"] += f"; and {more} more"
+        body["more_errors"] = more
+    return body
 
 
 def problem_headers(body: Mapping[str, Any]) -> dict[str, str]:
@@ -269,7 +295,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if body is None:
         logger.error("unexpected error", exc_info=exc)
         body = problem(
-            ProblemCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
+            ServiceCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
         )
     set_rollback()
     headers = problem_headers(body)
@@ -291,7 +317,7 @@ def not_found(
     request: HttpRequest, exception: Exception | None = None, **kwargs: Any
 ) -> JsonResponse:
     return problem_response(
-        ProblemCode.NOT_FOUND,
+        ServiceCode.NOT_FOUND,
         f"nothing at {request.path}; the API's paths end with a slash (see /api/v1/docs/)",
     )
 
@@ -301,18 +327,18 @@ def server_error(request: HttpRequest) -> JsonResponse:
     the admin), by a plain Django view, or by DRF re-raising. Django calls this inside its
     ``except`` block, so the exception is at hand: a lost database is a 503 here too."""
     body = _body_for(sys.exc_info()[1])
-    if body is not None and body["code"] == ProblemCode.DATABASE_UNAVAILABLE:
-        return problem_response(ProblemCode.DATABASE_UNAVAILABLE, body["detail"])
+    if body is not None and body["code"] == HttpCode.DATABASE_UNAVAILABLE:
+        return problem_response(HttpCode.DATABASE_UNAVAILABLE, body["detail"])
     return problem_response(
-        ProblemCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
+        ServiceCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
     )
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     if isinstance(exception, RequestDataTooBig):
-        return problem_response(ProblemCode.REQUEST_TOO_LARGE, "the request body is too large")
+        return problem_response(HttpCode.REQUEST_TOO_LARGE, "the request body is too large")
     return problem_response(ProblemCode.INVALID, "the request was refused as malformed")
 
 
 def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return problem_response(ProblemCode.FORBIDDEN, "this request is not allowed")
+    return problem_response(HttpCode.FORBIDDEN, "this request is not allowed")

@@ -4,9 +4,10 @@ the engine's state holds what decides a game's status (open seats, abandoned).""
 from django.db import migrations, models
 
 
-def forget_rendered_answers(apps, schema_editor):
+def forget_answers(apps, schema_editor):
     # A record of the old kind holds only a rendered body, which cannot be replayed any
-    # more; a retry with its key moves again, as one with a new key would.
+    # more (nor can one of the new kind by a release before this one); a retry with its key
+    # moves again, as one with a new key would.
     apps.get_model("games", "IdempotencyRecord").objects.all().delete()
 
 
@@ -27,9 +28,12 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(forget_rendered_answers, migrations.RunPython.noop),
+        migrations.RunPython(forget_answers, migrations.RunPython.noop),
         migrations.RemoveField(model_name="idempotencyrecord", name="body"),
         migrations.RemoveField(model_name="idempotencyrecord", name="status_code"),
+        # Going back, the records of the new kind are forgotten before the old columns come
+        # back, which have no default to fill them with.
+        migrations.RunPython(migrations.RunPython.noop, forget_answers),
         migrations.AddField(
             model_name="idempotencyrecord",
             name="snapshot",

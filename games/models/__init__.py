@@ -14,6 +14,7 @@ from games.models.game import (
     Player,
     ScoreEntry,
 )
+from games.models.strategy import StrategyTable
 from games.models.webhook import Delivery, Webhook
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "IdempotencyRecord",
     "Player",
     "ScoreEntry",
+    "StrategyTable",
     "Student",
     "Webhook",
 ]

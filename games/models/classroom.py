@@ -38,8 +38,9 @@ class Student(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="students")
     name = models.CharField(max_length=50)
-    # Lower-cased name: "Ann" and "ann" are one student of the class.
-    name_key = models.CharField(max_length=50, editable=False)
+    # games.names.name_key of the name: "Ann", "ann" and "Ann" in fullwidth letters are one
+    # student of the class. Longer than the name, as case folding may lengthen it ("ß" is "ss").
+    name_key = models.CharField(max_length=200, editable=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

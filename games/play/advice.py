@@ -3,42 +3,41 @@
 Box games (Yahtzee, Yatzy, Forced Yatzy): the solitaire-optimal move, which in a game of
 several seats ignores the other players' scores. Ten Thousand: the game's own objective,
 the chance of winning against the one other seat in play or the fewest turns alone (with
-the documented approximation beyond that: see ``scoring.strategy.tenthousand_advice``).
+the documented approximation beyond that: see ``scoring.tenthousand.strategy.advice``).
 Maxi Yatzy has no table: its hint is the move the strongest computer player would make.
 """
 
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 
 from games.models import Game
 from games.play.errors import ServiceError
-from games.play.strategy import strategy_load, ten_thousand_tables
-from scoring import ProblemCode, get_ruleset
+from games.play.strategy import table_load, ten_thousand_tables
+from scoring import ProblemCode, family_of, get_ruleset
+from scoring.boxgames.strategy import Advice
 from scoring.match import GameStatus
-from scoring.state import BoxSeat, BoxTurn
-from scoring.strategy import SUPPORTED, Advice, advise_with, computer_command
-from scoring.strategy.tenthousand_advice import (
+from scoring.strategy.players import computer_command
+from scoring.tenthousand.strategy.advice import (
     Position,
     TenThousandAdvice,
     advise_position,
-    advise_state,
+    check_position,
 )
-from scoring.tenthousand import TenThousand
 
 
 @dataclass(frozen=True)
 class Hint:
-    """The advice for the seat to move: from the strategy tables (``advice``, or
-    ``ten_thousand``) where its ruleset has them, else the move the strongest computer
+    """The advice for the seat to move: from the strategy tables where its ruleset's family
+    has them (``advice``: that family's advice), else the move the strongest computer
     player would make (``move``, as ``{"action": ..., **arguments}``)."""
 
     seat: int
-    advice: Advice | None = None
-    ten_thousand: TenThousandAdvice | None = None
+    family: str
+    advice: Advice | TenThousandAdvice | None = None
     move: dict[str, Any] | None = None
 
 
@@ -50,21 +49,13 @@ def game_hint(game: Game) -> Hint:
     seat = view.current_seat
     if seat is None:  # an active game always has a seat to move
         raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, "no seat is to move")
-    if isinstance(ruleset, TenThousand):
+    family = family_of(ruleset)
+    if family.solved(ruleset):
         options = ruleset.validate_options(game.options)
-        tables = ten_thousand_tables(options=options)
-        return Hint(seat, ten_thousand=advise_state(tables, game.state, options))
-    if ruleset.id in SUPPORTED:
-        player = cast(BoxSeat, view.players[seat])  # a box game's view
-        dice = view.turn["dice"]
-        advice = advise_with(
-            strategy_load(ruleset_id=ruleset.id, options=game.options),
-            player["scorecard"],
-            player.get("yahtzee_bonus", 0),
-            dice,
-            cast(BoxTurn, view.turn)["rolls_left"] if dice is not None else None,
+        advice = family.advise(
+            ruleset, game.state, options, table_load(ruleset=ruleset, options=game.options)
         )
-        return Hint(seat, advice=advice)
+        return Hint(seat, family.id, advice=advice)
     # No table for this ruleset: the move the strongest computer player would make.
     command = computer_command(
         ruleset,
@@ -74,7 +65,7 @@ def game_hint(game: Game) -> Hint:
         rng=random.Random(game.version),
         folder=settings.STRATEGY_DIR,
     )
-    return Hint(seat, move={"action": command.action, **command.args()})
+    return Hint(seat, family.id, move={"action": command.action, **command.args()})
 
 
 def ten_thousand_advice(
@@ -95,5 +86,8 @@ def ten_thousand_advice(
         totals[0], others, turn_points, None if dice is None else tuple(dice),
         max(others) if reached else None,
     )
+    # A position no game reaches (or one already over) is refused before any table is
+    # read: a refusal neither waits for a table nor starts the build of one.
+    check_position(options, position)
     tables = ten_thousand_tables(options=options)
     return advise_position(tables, options, position)

@@ -1,7 +1,53 @@
-"""Refusals that come from the service rather than the rules (auth, versions, retries)."""
+"""Refusals that come from the services rather than the rules: who is asking, versions,
+retries, classrooms, webhooks. Their codes live here, beside the services that raise them,
+so that the rules (``scoring``) declare only their own; the HTTP layer gives each its
+status (``games.http.problems``)."""
 
-from scoring import RuleError
+from enum import StrEnum, unique
+
+from scoring import ProblemCode, RuleError
 
 
-class ServiceError(RuleError):
-    """A refusal with one of the contract's codes (``not_found``, ``invalid_token``...)."""
+@unique
+class ServiceCode(StrEnum):
+    """The codes a service refuses with, besides the rules' (``scoring.ProblemCode``), which a
+    service gives too where its check is the rules' own (``invalid``, ``game_not_active``)."""
+
+    URL_NOT_ALLOWED = "url_not_allowed"
+    TOO_MANY_WEBHOOKS = "too_many_webhooks"
+    NOT_AUTHENTICATED = "not_authenticated"
+    INVALID_TOKEN = "invalid_token"
+    INVALID_API_KEY = "invalid_api_key"
+    QUOTA_ABOVE_DEFAULT = "quota_above_default"
+    NOT_FOUND = "not_found"
+    ANALYSIS_UNAVAILABLE = "analysis_unavailable"
+    NAME_TAKEN = "name_taken"
+    JOINING_CLOSED = "joining_closed"
+    ASSIGNMENT_NOT_OPEN = "assignment_not_open"
+    ASSIGNMENT_COMPLETE = "assignment_complete"
+    VERSION_MISMATCH = "version_mismatch"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    SERVER_ERROR = "server_error"
+    STRATEGY_UNAVAILABLE = "strategy_unavailable"
+
+
+class ServiceError(Exception):
+    """A service's refusal, with one of the contract's codes (``not_found``,
+    ``invalid_token``...); ``field`` names the input at fault, if any. Not a ``RuleError``:
+    the rules' refusals are the engine's, and code that catches one means the engine's."""
+
+    def __init__(
+        self, code: ServiceCode | ProblemCode, detail: str, *, field: str | None = None
+    ) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.field = field
+
+    def __repr__(self) -> str:
+        return f"ServiceError({str(self.code)!r}, {self.detail!r})"
+
+
+# What a caller of the services catches as "refused": the service's own refusals and the
+# rules' it lets through (a move the engine refuses).
+REFUSALS = (RuleError, ServiceError)

@@ -9,12 +9,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from games.models import Game, Player
-from games.play.errors import ServiceError
+from games.play.errors import ServiceCode, ServiceError
 from games.play.tokens import seat_for_token
-from scoring import ProblemCode
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,12 @@ class Private:
 
 def is_private(due_at: dt.datetime | None) -> bool:
     return due_at is not None and timezone.now() < due_at
+
+
+def only_public(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games nobody is kept from: no deadline, or one passed (by the database's clock).
+    What a list of every game shows, to anyone."""
+    return games.filter(Q(due_at__isnull=True) | Q(due_at__lte=Now()))
 
 
 # The columns of a game's row that decide, for the paths that read a row in part.
@@ -76,4 +83,4 @@ def may_see(game: Private, viewer: Viewer) -> bool:
 def require_visible(game: Private, viewer: Viewer) -> None:
     """``not_found`` unless ``viewer`` may see the game (``may_see``)."""
     if not may_see(game, viewer):
-        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")

@@ -5,8 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.models import Event, Game, Player
-from games.play.errors import ServiceError
-from scoring import ProblemCode
+from games.play.errors import ServiceCode, ServiceError
 from scoring.records import Verdict, verify
 
 
@@ -23,7 +22,7 @@ def game_record(*, game_id: Any) -> GameRecord:
     """The game with its seats and its whole log, in three queries; ``not_found`` if none."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
     players = list(Player.objects.filter(game=game).order_by("seat"))
     events = list(Event.objects.filter(game=game).order_by("seq"))
     return GameRecord(game=game, players=players, events=events)

@@ -1,15 +1,20 @@
-"""Reads that answer questions across games, each in a fixed, small number of queries."""
+"""Reads of games, each in a fixed, small number of queries: every query the API's views
+answer from goes through here (or ``games.play.privacy``, for who may see what), so that a
+view parses, calls one service or selector, and renders."""
 
+import contextlib
 import datetime as dt
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from games.models import Game, Player
+from games.models import Event, Game, Player
+from games.names import name_key, name_normal
+from games.play.privacy import PRIVACY_COLUMNS
 from scoring import get_ruleset
 from scoring.match import GameStatus
 
@@ -18,6 +23,57 @@ def with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
     """The games with their seats in seat order, read for the whole page in one more query:
     what every list of games that shows its seats (a game's answer, the admin) reads."""
     return games.prefetch_related(Prefetch("players", queryset=Player.objects.order_by("seat")))
+
+
+def as_shown(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games as their answers show them: each with its student (a student's game names
+    them) and its seats, in two queries for a whole page."""
+    return with_seats(games.select_related("student"))
+
+
+def games_shown() -> QuerySet[Game]:
+    """Every game, newest first, as its answer shows it (``as_shown``); private ones too: a
+    list keeps only the public ones (``privacy.only_public``), a read checks the viewer
+    (``privacy.may_see``)."""
+    return as_shown(Game.objects.order_by("-created_at", "id"))
+
+
+def game_shown(game_id: Any) -> Game | None:
+    """One game as its answer shows it (``games_shown``), or None if there is none."""
+    return games_shown().filter(pk=game_id).first()
+
+
+def game_by_id(game_id: Any) -> Game | None:
+    """One game's row alone (no seats), or None if there is none."""
+    return Game.objects.filter(pk=game_id).first()
+
+
+def game_columns(game_id: Any, *columns: str) -> dict[str, Any] | None:
+    """Some of one game's columns, with those that decide who may see it
+    (``privacy.PRIVACY_COLUMNS``), in one query; None if there is no such game. For the
+    reads that need a game's version or last event only (a refresh that may answer 304)."""
+    return Game.objects.filter(pk=game_id).values(*columns, *PRIVACY_COLUMNS).first()
+
+
+def game_events(game_id: Any, *, after: int, limit: int) -> list[Event]:
+    """A page of the game's log: the events after ``after``, oldest first."""
+    return list(Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")[:limit])
+
+
+def with_player(games: QuerySet[Game], name: str) -> QuerySet[Game]:
+    """The games with a seat called ``name`` (as :func:`games.names.name_normal` writes it;
+    case does not matter)."""
+    seated = Player.objects.filter(game=OuterRef("pk"), name__iexact=name_normal(name))
+    return games.filter(Exists(seated))
+
+
+def of_student(games: QuerySet[Game], student: str) -> QuerySet[Game]:
+    """The games of the student ``student`` names: by name (its folded key: case and look-alike
+    forms do not matter), or by id."""
+    match = Q(student__name_key=name_key(student))
+    with contextlib.suppress(ValueError):
+        match |= Q(student_id=uuid.UUID(student))
+    return games.filter(match)
 
 
 Period = Literal["day", "week", "all"]

@@ -11,8 +11,9 @@ import datetime as dt
 import hashlib
 import json
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -32,27 +33,34 @@ from games.observe.metrics import (
 )
 from games.play import clocks, replays
 from games.play.dice import Committed, commit, dice_for, mind_for
-from games.play.errors import ServiceError
+from games.play.errors import REFUSALS, ServiceCode, ServiceError
 from games.play.strategy import game_strategy_known, game_strategy_require, strategy_require
 from games.play.tokens import hash_token, new_token, seat_for_token
-from scoring import ProblemCode, RuleError, get_ruleset
+from scoring import ProblemCode, get_ruleset
 from scoring.commands import TURN_MOVES, Command, Join, Leave
 from scoring.match import GameStatus, Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
 from scoring.state import Created, SeatListed
-from scoring.strategy import computer_command, levels_for
+from scoring.strategy.players import computer_command, levels_for
 
 
 @dataclass(frozen=True)
 class Played:
     """A game after a change: its seats, the seat tokens the change created (shown once),
-    and whether the answer is the replay of an earlier request with the same key."""
+    whether the answer is the replay of an earlier request with the same key, and the moves
+    its computer seats played within the change, by level (what the change cost)."""
 
     game: Game
     players: list[Player]
     tokens: dict[int, str] = field(default_factory=dict, repr=False)
     replayed: bool = False
+    computer_moves: dict[str, int] = field(default_factory=dict)
+
+
+# Called before the engine when computer seats may play within the change; it raises to
+# refuse the change (the caller's budget for their work is spent), which then writes nothing.
+ComputersMayPlay = Callable[[], None]
 
 
 @dataclass(frozen=True)
@@ -155,9 +163,11 @@ def game_play(
     command: Command,
     if_match: int | None = None,
     idempotency_key: str | None = None,
+    computers_may_play: ComputersMayPlay | None = None,
 ) -> Played:
     """Play ``command`` for the seat the token belongs to (a move, ``start`` or ``leave``);
-    the computer seats that follow play their turns within the same change.
+    the computer seats that follow play their turns within the same change, once
+    ``computers_may_play`` (if given) let them.
 
     A game this process wrote last is played as it kept it, in one round trip
     (``gamestore.game_kept``). If somebody wrote it since, or the kept game refuses the
@@ -174,8 +184,10 @@ def game_play(
         if kept is not None:
             try:
                 with gamestore.game_change():
-                    played, outcome = _play(kept, token, command, if_match, None)
-            except (RuleError, gamestore.Stale):
+                    played, outcome = _play(
+                        kept, token, command, if_match, None, computers_may_play
+                    )
+            except (*REFUSALS, gamestore.Stale):
                 gamestore.game_forget(game_id)
                 path = PLAYED_READ_AGAIN
             else:
@@ -183,7 +195,9 @@ def game_play(
                 return _played(played, outcome)
     path.inc()
     with gamestore.game_change():
-        played, outcome = _play(_locked(game_id), token, command, if_match, idempotency_key)
+        played, outcome = _play(
+            _locked(game_id), token, command, if_match, idempotency_key, computers_may_play
+        )
     return _played(played, outcome)
 
 
@@ -193,6 +207,7 @@ def _play(
     command: Command,
     if_match: int | None,
     idempotency_key: str | None,
+    computers_may_play: ComputersMayPlay | None,
 ) -> tuple[Played, Outcome | None]:
     """:func:`game_play` on the game ``locked`` (read under its lock, or kept), inside the
     change's transaction; the outcome to count, None for a replayed answer."""
@@ -206,14 +221,14 @@ def _play(
         if first is not None:
             if first.fingerprint != fingerprint:
                 raise ServiceError(
-                    ProblemCode.IDEMPOTENCY_KEY_REUSED,
+                    ServiceCode.IDEMPOTENCY_KEY_REUSED,
                     "this Idempotency-Key was used for a different request",
                 )
             replayed_game, replayed_players = replays.restore(first.snapshot)
             return Played(game=replayed_game, players=replayed_players, replayed=True), None
     if if_match is not None and if_match != game.version:
         raise ServiceError(
-            ProblemCode.VERSION_MISMATCH,
+            ServiceCode.VERSION_MISMATCH,
             f"the game is at version {game.version}, not {if_match}"
         )
     if isinstance(command, TURN_MOVES) and _out_of_time(game, locked.now):
@@ -221,6 +236,7 @@ def _play(
             ProblemCode.NOT_YOUR_TURN,
             "the time for this move ran out: the turn is played for you"
         )
+    _computers_may_play(players, computers_may_play)
     outcome = _match(game, players).play(
         game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
     )
@@ -241,14 +257,29 @@ def _play(
 
 def _played(played: Played, outcome: Outcome | None) -> Played:
     """A change committed: its game kept for the next move here, its moves counted."""
-    if outcome is not None:
-        gamestore.game_keep(played.game, played.players)
-        _count_moves(played.game, outcome)
-    return played
+    if outcome is None:
+        return played
+    gamestore.game_keep(played.game, played.players)
+    _count_moves(played.game, outcome)
+    levels = {p.seat: p.computer for p in played.players if p.computer is not None}
+    if not levels:
+        return played
+    moves = Counter(
+        levels[e.seat] for e in outcome.events if e.type in MOVE_EVENTS and e.seat in levels
+    )
+    return replace(played, computer_moves=dict(moves))
 
 
-def game_join(*, game_id: Any, command: Join) -> Played:
-    """Take the next open seat; the answer carries the new seat's token (and only it).
+def _computers_may_play(players: Sequence[Player], check: ComputersMayPlay | None) -> None:
+    if check is not None and any(p.computer is not None for p in players):
+        check()
+
+
+def game_join(
+    *, game_id: Any, command: Join, computers_may_play: ComputersMayPlay | None = None
+) -> Played:
+    """Take the next open seat; the answer carries the new seat's token (and only it). The
+    computer seats play at once if it was the last (``computers_may_play``: as ``game_play``).
 
     A join is never replayed by an idempotency key: its answer holds a token, and tokens
     are kept only as hashes.
@@ -257,6 +288,7 @@ def game_join(*, game_id: Any, command: Join) -> Played:
     with gamestore.game_change():
         locked = _locked(game_id)
         game, players = locked.game, locked.players
+        _computers_may_play(players, computers_may_play)
         outcome = _match(game, players).play(
             game.state, seat=None, command=command, dice=dice_for(game), mind=mind_for(game)
         )
@@ -298,7 +330,7 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
     levels = levels_for(ruleset_id)
     for seat, p in enumerate(players):
         if p.computer is not None and p.computer not in levels:
-            raise RuleError(
+            raise ServiceError(
                 ProblemCode.INVALID,
                 f"{ruleset_id} computer players are: {', '.join(levels)}",
                 field=f"players.{seat}.computer",
@@ -414,7 +446,7 @@ def _locked(game_id: Any) -> gamestore.Locked:
     """The game, locked until the change commits, and its seats; ``not_found`` if none."""
     found = gamestore.game_lock(game_id)
     if found is None:
-        raise ServiceError(ProblemCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
     return found
 
 

@@ -1,13 +1,12 @@
 """Strategy tables for requests: loaded, never built, and never waited for under a lock.
 
-Solving a table takes 5 to 20 seconds, so the service builds the tables it offers before it
-serves (``manage.py build_strategy``, run by ``make run`` and docker-compose.yml). If one is
-missing anyway (a new folder, a table made stale by an engine change), the request that
-needs it is answered at once with 503 ``strategy_unavailable`` and ``Retry-After``, and the
-table is built in a background thread: at most one per process and table (the threads
-below), and at most one at a time across processes (the builder holds an exclusive lock on
-``<table>.lock`` in ``STRATEGY_DIR``; a process that waited for another's build reads that
-table instead of solving it again). Requests after the build succeed.
+Solving a table takes 5 to 50 seconds of a core, so the service builds the tables it offers
+before it serves (``manage.py build_strategy``, run by ``make run`` and docker-compose.yml),
+and a deployment builds every other table once, in a worker (``games.work.tables``). A
+request that finds one missing in this process's ``STRATEGY_DIR`` copies it from the
+database if the deployment has it; otherwise it is answered at once with 503
+``strategy_unavailable`` and ``Retry-After``, having queued the build (within the caller's
+limit: see ``games.work.tables``). Requests after the build succeed, on every host.
 
 Computer seats play inside the game's row lock, so the service calls
 :func:`strategy_require` before it takes that lock: the table is then in memory, and the
@@ -16,7 +15,6 @@ computer's moves under the lock only look it up.
 
 import logging
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -26,29 +24,31 @@ from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef
 
 from games.models import Game, Player
-from games.play.errors import ServiceError
-from scoring import ProblemCode, RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, StaleTable, Strategy, load_strategy, prepare_table
-from scoring.strategy.model import resolve
-from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
-from scoring.tenthousand import TenThousand
+from games.play.errors import ServiceCode, ServiceError
+from games.work import tables
+from scoring import RuleError, Ruleset, family_of, get_ruleset
+from scoring.boxgames.strategy import StaleTable, Strategy, load_strategy
+from scoring.tenthousand.strategy.tables import SolvedTables, load_tables
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Seconds a client is asked to wait while a missing table is built (a build takes 5 to 20).
+# Seconds a client is asked to wait while a missing table is built (a build takes 5 to 50).
 RETRY_AFTER = 15
 # The computer level that plays from the tables.
 TABLE_LEVEL = "optimal"
 
 _lock = threading.Lock()
-# One background build at a time per process: a burst of requests for tables of several
-# options queues them rather than solving them all at once on the request threads' cores.
-_build_slot = threading.Semaphore(1)
-# Builds started and not done, at most: the bank minimums a caller may name are many.
-MOST_WAITING_BUILDS = 4
-_builds: dict[tuple[str, str, tuple[tuple[str, Any], ...]], threading.Thread] = {}
 TEN_THOUSAND = "ten-thousand"
+
+# What the 503 adds, by what came of asking for the table.
+_NOT_QUEUED = {
+    tables.Asked.LIMITED: (
+        "; this client has asked for as many new tables as it may this hour, so it is not "
+        "queued: ask for one the service has (see docs/operations.md, strategy tables)"
+    ),
+    tables.Asked.BUSY: "; many tables wait for a build already, so it is not queued yet",
+}
 
 
 def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Strategy:
@@ -56,8 +56,8 @@ def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Stra
     process has not loaded it yet (a fraction of a second); never built here.
 
     Raises :class:`RuleError` for a ruleset without tables or bad options, and
-    :class:`ServiceError` ``strategy_unavailable`` (after starting the build in the
-    background) when the table is missing or stale.
+    :class:`ServiceError` ``strategy_unavailable`` when the table is missing or stale and
+    the deployment has not built it yet.
     """
     folder = settings.STRATEGY_DIR
     return _loaded_or_unavailable(
@@ -69,27 +69,53 @@ def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Stra
 def _loaded_or_unavailable(
     load: Callable[[], T], ruleset_id: str, options: Mapping[str, Any] | None, what: str
 ) -> T:
-    """What ``load`` reads; if the table is missing or stale, its build is started in the
-    background and the answer is 503 ``strategy_unavailable``."""
+    """What ``load`` reads; if the table is missing or stale here, what it reads from the
+    deployment's stored copy, else the answer is 503 ``strategy_unavailable`` (its
+    build queued, within the caller's limit)."""
     try:
         return load()
     except (FileNotFoundError, StaleTable):
         pass
-    build_in_background(ruleset_id=ruleset_id, options=options)
+    spec = tables.spec_of(*_full(ruleset_id, options))
+    if tables.fetch(spec, settings.STRATEGY_DIR):  # the deployment built it already
+        try:
+            return load()
+        except (FileNotFoundError, StaleTable):
+            logger.warning("the stored strategy table %s does not load", spec.name)
+    asked = tables.ask(spec)
     raise ServiceError(
-        ProblemCode.STRATEGY_UNAVAILABLE,
-        f"{what} is being built; try again in {RETRY_AFTER} seconds",
+        ServiceCode.STRATEGY_UNAVAILABLE,
+        f"{what} is being built; try again in {RETRY_AFTER} seconds"
+        if asked not in _NOT_QUEUED
+        else f"{what} is not built{_NOT_QUEUED[asked]}",
     )
+
+
+def _full(ruleset_id: str, options: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """The id of the table's ruleset and the options that pick its table (validated)."""
+    ruleset = get_ruleset(ruleset_id)
+    return family_of(ruleset).table_options(ruleset, options)
 
 
 def ten_thousand_tables(*, options: Mapping[str, Any]) -> SolvedTables:
     """Ten Thousand's solved tables for these (validated) options' bank minimum, read
     from ``STRATEGY_DIR`` if this process has not loaded them yet; never built here (503
-    ``strategy_unavailable`` after starting the build in the background, as above)."""
+    ``strategy_unavailable`` as above)."""
     folder, minimum = settings.STRATEGY_DIR, options["bank_minimum"]
     return _loaded_or_unavailable(
         lambda: load_tables(minimum, folder, build_missing=False),
         TEN_THOUSAND, options, f"the solved table of Ten Thousand with a bank minimum of {minimum}",
+    )
+
+
+def table_load(*, ruleset: Ruleset, options: Mapping[str, Any] | None) -> Any:
+    """The solved table of a ruleset whose family has one (see
+    :meth:`scoring.family.Family.load_table`), read as :func:`strategy_load` reads it:
+    never built here (503 ``strategy_unavailable``, its build queued)."""
+    folder = settings.STRATEGY_DIR
+    return _loaded_or_unavailable(
+        lambda: family_of(ruleset).load_table(ruleset, options, folder, build_missing=False),
+        ruleset.id, options, f"the solved table of {ruleset.id}",
     )
 
 
@@ -101,10 +127,9 @@ def strategy_require(*, ruleset_id: str, options: Mapping[str, Any] | None) -> N
     anyway (an unknown ruleset, bad options): the caller's own checks answer those.
     """
     try:
-        if ruleset_id == TEN_THOUSAND:
-            ten_thousand_tables(options=get_ruleset(ruleset_id).validate_options(options))
-        elif ruleset_id in SUPPORTED:
-            strategy_load(ruleset_id=ruleset_id, options=options)
+        ruleset = get_ruleset(ruleset_id)
+        if family_of(ruleset).solved(ruleset):
+            table_load(ruleset=ruleset, options=options)
     except ServiceError:
         raise
     except RuleError:
@@ -126,55 +151,10 @@ def game_strategy_require(*, game_id: Any) -> None:
         strategy_require(ruleset_id=needs[0], options=needs[1])
 
 
-def build_in_background(*, ruleset_id: str, options: Mapping[str, Any] | None) -> None:
-    """Start building this table in a thread, unless this process builds it already."""
-    folder = settings.STRATEGY_DIR
-    ruleset = get_ruleset(ruleset_id)
-    if isinstance(ruleset, TenThousand):
-        full = {"bank_minimum": ruleset.validate_options(options)["bank_minimum"]}
-    else:
-        ruleset, full = resolve(ruleset_id, options)
-    key = (str(folder), ruleset.id, tuple(sorted(full.items())))
-    with _lock:
-        running = _builds.get(key)
-        if running is not None and running.is_alive():
-            return
-        waiting = sum(thread.is_alive() for thread in _builds.values())
-        if waiting >= MOST_WAITING_BUILDS:
-            return  # a later request asks again once the queue is shorter
-        thread = threading.Thread(
-            target=_build,
-            args=(ruleset.id, full, folder),
-            name=f"strategy-build-{ruleset.id}",
-            daemon=True,
-        )
-        _builds[key] = thread
-        thread.start()
-
-
-def wait_for_builds(timeout: float | None = None) -> None:
-    """Wait for the background builds started so far (tests, scripts)."""
-    with _lock:
-        threads = list(_builds.values())
-    for thread in threads:
-        thread.join(timeout)
-
-
-def _build(ruleset_id: str, options: dict[str, Any], folder: Any) -> None:
-    try:
-        with _build_slot:
-            started = time.perf_counter()
-            if ruleset_id == TEN_THOUSAND:
-                _, built = prepare_tables(options["bank_minimum"], folder)
-            else:
-                _, built = prepare_table(ruleset_id, options, folder)
-    except Exception:  # a thread has no caller to tell: log it; the next request retries
-        logger.exception("building the strategy table for %s %s failed", ruleset_id, options)
-        return
-    logger.info(
-        "strategy table for %s %s %s in %.1f s",
-        ruleset_id, options, "built" if built else "loaded", time.perf_counter() - started,
-    )
+def queue_build(*, ruleset_id: str, options: Mapping[str, Any] | None) -> tables.Asked:
+    """Queue this table's build in the deployment, unless it is queued or built already
+    (work outside requests: no caller's limit applies)."""
+    return tables.ask(tables.spec_of(*_full(ruleset_id, options)))
 
 
 # Per process: game id -> (ruleset, options) of a game with an optimal seat, or None.

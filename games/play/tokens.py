@@ -6,8 +6,7 @@ import secrets
 from collections.abc import Iterable
 
 from games.models import Player
-from games.play.errors import ServiceError
-from scoring import ProblemCode
+from games.play.errors import ServiceCode, ServiceError
 
 
 def new_token() -> str:
@@ -22,7 +21,7 @@ def seat_for_token(players: Iterable[Player], token: str | None) -> Player:
     """The seat the token belongs to; every seat is compared so timing tells nothing."""
     if not token:
         raise ServiceError(
-            ProblemCode.NOT_AUTHENTICATED,
+            ServiceCode.NOT_AUTHENTICATED,
             "moves need the header 'Authorization: Bearer <seat token>'"
         )
     digest = hash_token(token)
@@ -31,5 +30,5 @@ def seat_for_token(players: Iterable[Player], token: str | None) -> Player:
         if player.token_hash and hmac.compare_digest(player.token_hash, digest):
             found = player
     if found is None:
-        raise ServiceError(ProblemCode.INVALID_TOKEN, "this token belongs to no seat of this game")
+        raise ServiceError(ServiceCode.INVALID_TOKEN, "this token belongs to no seat of this game")
     return found

@@ -96,15 +96,17 @@ class ThreadedWSGI:
         self.paused_until = 0.0  # time.monotonic() before which no request runs here
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        body = await self._body(scope, receive)
-        if body is None:
+        read = await self._body(scope, receive)
+        if read is None:
             return  # the client went away before its body arrived
+        body, length = read
         # A plain dict: PEP 3333 lets a server add its own keys, which a2wsgi's TypedDict
         # does not list (the executor's, below).
         environ = cast(
             "dict[str, Any]",
             build_environ(scope, io.BytesIO(body)),  # type: ignore[arg-type]  # an ASGI scope is a plain dict here
         )
+        environ["CONTENT_LENGTH"] = str(length)
         environ["wsgi.errors"] = sys.stderr
         environ[EXECUTOR_KEY] = self.executor
         if self._here(scope):
@@ -114,6 +116,8 @@ class ThreadedWSGI:
             status, headers, content = await loop.run_in_executor(
                 self.executor, self._run, environ
             )
+        if length > self.max_body:
+            headers.append((b"connection", b"close"))  # the rest of the body is never read
         await send({"type": "http.response.start", "status": status, "headers": headers})
         if isinstance(content, AsyncBody):
             await self._stream(content, receive, send)
@@ -138,25 +142,37 @@ class ThreadedWSGI:
             if close is not None:
                 await asyncio.get_running_loop().run_in_executor(self.executor, close)
 
-    async def _body(self, scope: dict[str, Any], receive: Any) -> bytes | None:
-        """The body the request declares, read whole if it is within ``max_body``.
+    async def _body(self, scope: dict[str, Any], receive: Any) -> tuple[bytes, int] | None:
+        """The request's body, read whole if it is within ``max_body``, and the length the
+        application is told it has (its ``CONTENT_LENGTH``); None if the client went away.
 
-        A body over it is not read at all: the application sees its Content-Length and
-        refuses it (413) without reading, as Django does. A body without a Content-Length
-        (chunked) is not read either, as a WSGI server would not pass it on.
+        A body is as long as its Content-Length says or, sent chunked (no Content-Length, a
+        Transfer-Encoding), as long as its chunks, read as they come. A body over
+        ``max_body`` is not kept: one that declares its length is not read at all, a
+        chunked one no further than past the bound. Either way the application is told a
+        length over the bound and refuses it unread (413), as Django does, and the answer
+        closes the connection, so the rest is never read. A request with neither header has
+        no body (HTTP/1.1), and nothing is awaited for it.
         """
         declared = _content_length(scope)
-        if not declared or declared > self.max_body:
-            return b""
+        chunked = declared is None and _has_header(scope, b"transfer-encoding")
+        if declared is None and not chunked:
+            return b"", 0
+        if declared is not None and (declared == 0 or declared > self.max_body):
+            return b"", declared
+        # A chunked body is read until it ends or is known to be over the bound.
+        bound = self.max_body + 1 if declared is None else declared
         body = bytearray()
-        while len(body) < declared:
+        while len(body) < bound:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return None
             body += message.get("body", b"")
             if not message.get("more_body", False):
                 break
-        return bytes(body[:declared])
+        if len(body) > self.max_body:
+            return b"", len(body)  # chunked, past the bound: refused with what was read
+        return bytes(body[:bound]), min(len(body), bound)
 
     def _here(self, scope: dict[str, Any]) -> bool:
         """Whether the request runs on the loop's thread (see the module)."""
@@ -224,11 +240,17 @@ async def _disconnection(receive: Any) -> None:
         pass
 
 
-def _content_length(scope: dict[str, Any]) -> int:
+def _content_length(scope: dict[str, Any]) -> int | None:
+    """The length the request declares; None without a Content-Length (a malformed one is
+    none: the server has refused such a request before it got here)."""
     for name, value in scope.get("headers", ()):
         if name == b"content-length":
             try:
                 return max(int(value), 0)
             except ValueError:
                 return 0
-    return 0
+    return None
+
+
+def _has_header(scope: dict[str, Any], wanted: bytes) -> bool:
+    return any(name == wanted for name, _ in scope.get("headers", ()))

@@ -27,6 +27,8 @@ from gunicorn.arbiter import Arbiter  # type: ignore[import-untyped]
 from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
+from games.serving.protocol import HeadBoundedProtocol
+
 logger = logging.getLogger(__name__)
 
 ACCEPT_PAUSE = 0.001  # seconds a worker leaves new connections to the others after one
@@ -126,7 +128,11 @@ class SharingServer(Server):
 
 
 class Worker(UvicornWorker):
-    """``--worker-class games.serving.worker.Worker``: uvicorn's worker, sharing connections."""
+    """``--worker-class games.serving.worker.Worker``: uvicorn's worker, sharing connections,
+    serving them with the service's protocol (the request's head bounded:
+    ``games.serving.protocol``)."""
+
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "http": HeadBoundedProtocol}
 
     async def _serve(self) -> None:
         self.config.app = self.wsgi

@@ -10,5 +10,5 @@ time), and does it. A clock's firing and a closing happen inside the transaction
 their row, so a worker that dies mid-way leaves nothing half done and the row free for the
 next sweep; a webhook attempt happens outside any transaction, under a lease that runs out
 if its worker dies. See ``worker`` for the loops, ``sweeps`` for the due work,
-``housekeeping`` for what is pruned.
+``housekeeping`` for what is pruned, ``queue`` for what is due as ``/metrics`` counts it.
 """

@@ -25,6 +25,10 @@ log = logging.getLogger("games.work")
 # The connection to the database was lost or refused: the whole sweep waits, no item is
 # blamed for it.
 CONNECTION_TROUBLE = (OperationalError, InterfaceError)
+# Failures that are foreseen and say all in their message (a finished game's figures wait
+# for its strategy table, being built): logged in one line at each try, where a traceback
+# every few seconds would bury the unforeseen ones, which keep theirs.
+FORESEEN = (figures.TableMissing,)
 
 
 class PassedOver:
@@ -61,9 +65,11 @@ def sweep(
     passed_over: PassedOver,
     *,
     most: int,
+    failed: Callable[[Exception], object] | None = None,
 ) -> int:
     """Does up to ``most`` pieces of due work of one kind, one transaction each: ``take``
     finds one (locked, skipping those others hold and those passed over), ``do`` does it.
+    ``failed`` is told of a failure once its work is rolled back (what it writes stays).
     Answers how many were done."""
     done = 0
     while done < most:
@@ -76,10 +82,16 @@ def sweep(
                     do(item)
             except CONNECTION_TROUBLE:
                 raise
-            except Exception:
+            except Exception as failure:
+                if failed is not None:
+                    failed(failure)
                 wait = passed_over.failed(item)
                 WORK_FAILURES.labels(kind).inc()
-                log.exception("%s %s failed: tried again in %.0f s", kind, item, wait)
+                if isinstance(failure, FORESEEN):
+                    log.warning("%s %s put off (%s): tried again in %.0f s",
+                                kind, item, failure, wait)
+                else:
+                    log.exception("%s %s failed: tried again in %.0f s", kind, item, wait)
                 continue
         passed_over.done(item)
         done += 1
@@ -107,7 +119,8 @@ class Sweeps:
             "closing", assignments.assignment_due, _close, self.closings, most=self.most
         )
         kept = sweep(
-            "figures", figures.figures_due, _keep, self.figures, most=self.FIGURES_AT_ONCE
+            "figures", figures.figures_due, _keep, self.figures, most=self.FIGURES_AT_ONCE,
+            failed=_table_missing,
         )
         return fired == self.most or closed == self.most or kept == self.FIGURES_AT_ONCE
 
@@ -122,6 +135,11 @@ def _close(assignment_id: uuid.UUID) -> None:
 
 def _keep(game_id: Any) -> None:
     figures.figures_keep(game_id=game_id)
+
+
+def _table_missing(failure: Exception) -> None:
+    if isinstance(failure, figures.TableMissing):
+        figures.table_missing(failure)
 
 
 def run_due() -> None:

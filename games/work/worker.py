@@ -1,5 +1,6 @@
 """A worker process: sweeps for due clocks and closings in its main thread, sends webhook
-deliveries in another (``deliveries``), prunes old rows now and then (``housekeeping``).
+deliveries in another (``deliveries``), builds queued strategy tables in a third
+(``builds``), prunes old rows now and then (``housekeeping``).
 
 It outlives the database: a lost or refused connection is logged, the connection dropped,
 and the sweep tried again after a growing wait (at most 5 s), so that what fell due meanwhile
@@ -18,6 +19,7 @@ import time
 from django.db import close_old_connections, connections
 
 from games.work import housekeeping
+from games.work.builds import Builder
 from games.work.deliveries import Deliveries
 from games.work.sweeps import Sweeps
 
@@ -48,6 +50,8 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
             signal.signal(signum, lambda *_: stop.set())
     deliveries = Deliveries(stop, interval=interval)
     deliveries.start()
+    builder = Builder(stop, interval=interval)
+    builder.start()
     sweeps = Sweeps()
     prune_at = 0.0
     failures = 0
@@ -71,6 +75,7 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
         if not more:  # a full batch may have left more due: sweep again at once
             stop.wait(interval)
     deliveries.join(timeout=10)
+    builder.join(timeout=10)
     log.info("worker stopped")
 
 

@@ -1,31 +1,6 @@
-"""Optimal solitaire strategy for the box games: the expected final score of any position
-and the value of every move, from tables solved once by dynamic programming.
+"""What every family's strategy shares: dice combinatorics, self-play, and the computer
+players by level (each family's own moves live in its package's ``strategy``).
 
-Pure Python and NumPy, like the rest of ``scoring``: the rules come from the engine
-(``legal()``, ``fill_bonus()``, the box scorers), never from a second copy of them.
-
-    path = build_table("yahtzee", {"joker": "free"}, folder)
-    advice = advise("yahtzee", {}, scorecard, 0, [3, 3, 5, 1, 3], 2, folder)
+Nothing is imported here: the families' strategies import these modules, and the players
+import the families' strategies, so the package itself stays empty to keep that acyclic.
 """
-
-from .api import (
-    Advice,
-    Strategy,
-    advise,
-    advise_with,
-    build_table,
-    load_strategy,
-    load_table,
-    loaded_bytes,
-    prepare_table,
-    unload_all,
-)
-from .model import SUPPORTED, ModelError
-from .players import computer_command, levels_for
-from .table import FORMAT_VERSION, StaleTable, Table
-
-__all__ = [
-    "FORMAT_VERSION", "SUPPORTED", "Advice", "ModelError", "StaleTable", "Strategy", "Table",
-    "advise", "advise_with", "build_table", "computer_command", "levels_for",
-    "load_strategy", "load_table", "loaded_bytes", "prepare_table", "unload_all",
-]

@@ -25,11 +25,11 @@ Box games (``yahtzee``, ``yatzy``, ``forced-yatzy``, ``maxi-yatzy``):
     dice that serve that box (:func:`serving_positions`); then it scores that box.
 ``optimal``
     Yahtzee (any options), Yatzy and Forced Yatzy: the solver's best move
-    (:func:`~scoring.strategy.advise_with`), which maximises the expected final score of
+    (:func:`~scoring.boxgames.strategy.advise_with`), which maximises the expected final score of
     solitaire play. Maxi Yatzy has no table: a documented heuristic
-    (:mod:`scoring.strategy.maxi`).
+    (:mod:`scoring.boxgames.strategy.maxi`).
 
-Ten Thousand: see :mod:`scoring.strategy.tenthousand`.
+Ten Thousand: see :mod:`scoring.tenthousand.strategy.players`.
 """
 
 from collections import Counter
@@ -37,20 +37,18 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import cast
 
-from ..boxgame import Box, BoxGame
+from ..boxgames.boxgame import Box, BoxGame
+from ..boxgames.faces import UPPER_IDS
+from ..boxgames.strategy.api import Strategy, advise_with, load_strategy
+from ..boxgames.strategy.maxi import maxi_move
+from ..boxgames.strategy.model import SUPPORTED
 from ..commands import Command, Roll, Score
 from ..errors import ProblemCode, RuleError
-from ..faces import UPPER_IDS
-from ..registry import RULESETS
+from ..family import PlayerRng
+from ..registry import RULESETS, family_of
 from ..ruleset import Ruleset, State
-from ..state import BoxState, Options, TenThousandState
-from ..tenthousand import TenThousand
-from .api import Strategy, advise_with, load_strategy
-from .maxi import maxi_move
-from .model import SUPPORTED
-from .tenthousand import TEN_THOUSAND_LEVELS, PlayerRng, ten_thousand_move
+from ..state import BoxState, Options
 
 BOX_LEVELS = ("random", "greedy", "optimal")
 # greedy stops rolling once its best box holds this share of the box's maximum.
@@ -60,11 +58,9 @@ GREEDY_STOP = 2 / 3
 def levels_for(ruleset_id: str) -> tuple[str, ...]:
     """The computer levels a ruleset offers (empty for an unknown ruleset id)."""
     ruleset = RULESETS.get(ruleset_id)
-    if isinstance(ruleset, TenThousand):
-        return TEN_THOUSAND_LEVELS
-    if isinstance(ruleset, BoxGame):
-        return BOX_LEVELS
-    return ()
+    if ruleset is None:
+        return ()
+    return family_of(ruleset).levels(ruleset)
 
 
 def computer_command(
@@ -95,11 +91,21 @@ def computer_command(
     if state["finished"]:
         raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
     options = ruleset.validate_options(options)
-    if isinstance(ruleset, TenThousand):
-        played = cast(TenThousandState, state)  # a ruleset is only given its own states
-        return ten_thousand_move(played, level=level, options=options, rng=rng, folder=folder)
-    assert isinstance(ruleset, BoxGame)
-    state = cast(BoxState, state)
+    return family_of(ruleset).computer_move(
+        ruleset, state, level=level, options=options, rng=rng, folder=folder
+    )
+
+
+def box_move(
+    ruleset: BoxGame,
+    state: BoxState,
+    *,
+    level: str,
+    options: Options,
+    rng: PlayerRng,
+    folder: Path | str,
+) -> Command:
+    """A box game's computer move (the box games' :meth:`~scoring.family.Family.computer_move`)."""
     if state["dice"] is None:
         return Roll()  # every level's only move (and no table to load for it)
     if level == "random":

@@ -1,6 +1,7 @@
 """Whole games between computer seats, played through the engine's own ``move``.
 
-The scripts (:mod:`.duel`, :mod:`.evidence`) and the tests measure the players exactly as
+The scripts (:mod:`scoring.tenthousand.strategy.duel`,
+:mod:`scoring.boxgames.strategy.evidence`) and the tests measure the players exactly as
 the service runs them: ask :func:`computer_command`, apply it with ``Ruleset.move``,
 repeat until the game ends. A refused move would raise the engine's ``RuleError`` here.
 """

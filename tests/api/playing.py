@@ -4,7 +4,7 @@ seats play their own turns within the persons' requests)."""
 import random
 from typing import Any
 
-from scoring.tenthousand import best_free_selection
+from scoring.tenthousand.points import best_free_selection
 
 
 def play_box_turn(api, game: dict, shown: dict, rng: random.Random) -> dict:

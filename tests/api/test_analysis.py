@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from scoring.strategy import prepare_table
-from scoring.strategy.analysis import accuracy_of, label_of
+from scoring.boxgames.strategy import prepare_table
+from scoring.boxgames.strategy.analysis import accuracy_of, label_of
 
 from .conftest import Api, assert_problem
 

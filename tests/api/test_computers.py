@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.strategy import prepare_table
-from scoring.strategy.tenthousand_tables import load_tables
+from scoring.boxgames.strategy import prepare_table
+from scoring.tenthousand.strategy.tables import load_tables
 
 from .conftest import assert_problem
 

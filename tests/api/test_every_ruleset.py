@@ -5,7 +5,7 @@ import random
 import pytest
 
 from scoring import RULESETS
-from scoring.tenthousand import best_free_selection
+from scoring.tenthousand.points import best_free_selection
 
 from .conftest import assert_problem
 

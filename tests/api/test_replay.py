@@ -113,7 +113,7 @@ def test_a_box_game_replays_from_its_log(api, ruleset):
 
 
 def test_a_ten_thousand_game_replays_from_its_log(api):
-    from scoring.tenthousand import best_free_selection
+    from scoring.tenthousand.points import best_free_selection
 
     game = api.create(("Ann", "Ben"), ruleset="ten-thousand", options={"target": 1500})
     rng = random.Random(3)

@@ -7,7 +7,7 @@ import pytest
 from jsonschema import Draft7Validator
 
 from scoring import RULESETS
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 
 RULESET_IDS = ["yahtzee", "yatzy", "forced-yatzy", "maxi-yatzy", "ten-thousand"]
 
@@ -89,6 +89,10 @@ CASES = [
     ("/api/v1/rulesets/forced-yatzy/advice/", {"scorecard": {"ones": 3, "twos": 4}}, 200),
     ("/api/v1/rulesets/forced-yatzy/advice/", {"scorecard": {"ones": 3, "threes": 9}}, 400),
     ("/api/v1/rulesets/forced-yatzy/advice/", {"dice": [1, 2, 3, 4, 5], "rolls_left": 0}, 200),
+    ("/api/v1/rulesets/forced-yatzy/advice/", {"scorecard": {"ones": 4, "twos": 5}}, 400),
+    ("/api/v1/rulesets/yatzy/score/", {"dice": [1] * 5, "scorecard": {"yatzy": 4232}}, 400),
+    ("/api/v1/rulesets/yatzy/score/", {"dice": [1] * 5, "scorecard": {"small_straight": 15}}, 200),
+    ("/api/v1/rulesets/forced-yatzy/advice/", {"yahtzee_bonus": 100}, 400),
     ("/api/v1/rulesets/forced-yatzy/advice/", {"dice": [1, 2, 3, 4, 5]}, 400),
     (
         "/api/v1/rulesets/forced-yatzy/advice/",

@@ -28,9 +28,9 @@ from games.api.rulesets.bodies import AdviceBody, RulesetBody, ScoreBody, TenTho
 from games.api.schema.shapes import derived, keys_of
 from games.http.problems import ProblemBody
 from scoring import RULESETS
-from scoring.strategy import prepare_table
-from scoring.strategy.tenthousand_tables import load_tables
-from scoring.tenthousand import best_free_selection
+from scoring.boxgames.strategy import prepare_table
+from scoring.tenthousand.points import best_free_selection
+from scoring.tenthousand.strategy.tables import load_tables
 from tests.shapes import ShapeCheck
 
 from .conftest import Api
@@ -176,6 +176,7 @@ def test_every_other_answer_has_its_shape(shaped):
         shaped.get("/api/v1/nowhere", ProblemBody, 404),
         shaped.get(f"/api/v1/games/{game['id']}/hint/", ProblemBody, 409),
         shaped.get("/api/v1/leaderboard/?ruleset=chess", ProblemBody, 400),
+        shaped.post("/api/v1/games/", {f"x{i}": 0 for i in range(9)}, ProblemBody, 400),
     ]
     assert any("errors" in problem for problem in problems)
     assert shaped.shapes.unseen() == {}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scoring.strategy.tenthousand_tables import load_tables
+from scoring.tenthousand.strategy.tables import load_tables
 
 from .conftest import Api, assert_problem
 

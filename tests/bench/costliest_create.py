@@ -17,8 +17,8 @@ from functools import partial
 
 from scoring import get_ruleset
 from scoring.match import Match, Seat
-from scoring.strategy import computer_command, levels_for
-from scoring.tenthousand import UNATTENDED_BANK_MINIMUM, UNATTENDED_TARGET
+from scoring.strategy.players import computer_command, levels_for
+from scoring.tenthousand.rules import UNATTENDED_BANK_MINIMUM, UNATTENDED_TARGET
 
 
 def worst(ruleset_id: str, options: dict, level: str, games: int, folder: str) -> tuple[int, float]:

@@ -106,7 +106,10 @@ def test_addresses_a_server_took_from_forged_headers_share_one_login_count(db, s
 def test_an_operator_raises_a_classrooms_quota_in_the_admin(classes, admin_client):
     room = classes.open("5B")
     page = reverse("admin:games_classroom_change", args=[room.id])
-    form = {"name": "5B", "joining": "closed", "games_per_hour": "20000", "advice_per_hour": ""}
+    form = {
+        "name": "5B", "joining": "closed", "games_per_hour": "20000", "advice_per_hour": "",
+        "computer_moves_per_hour": "",
+    }
     # The students' inline (read-only, empty here) still sends its management form.
     form |= {f"students-{k}": "0" for k in ("TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS")}
     form["students-MAX_NUM_FORMS"] = "0"
@@ -115,9 +118,25 @@ def test_an_operator_raises_a_classrooms_quota_in_the_admin(classes, admin_clien
     saved = Classroom.objects.get(pk=room.id)
     assert saved.quota == {"games_per_hour": 20000} and saved.joining == "closed"
     read = classes.teacher(f"/api/v1/classrooms/{room.id}/", room.teacher_key).json()
-    assert read["quota"] == {"games_per_hour": 20000, "advice_per_hour": 10000}
+    assert read["quota"] == {
+        "games_per_hour": 20000, "advice_per_hour": 10000, "computer_moves_per_hour": 600000
+    }
     # A quota that is no whole number of at least one is refused, and nothing is saved.
     refused = admin_client.post(page, {**form, "games_per_hour": "0", "joining": "open"})
     assert refused.status_code == 200
     assert Classroom.objects.get(pk=room.id).quota == {"games_per_hour": 20000}
     assert Classroom.objects.get(pk=room.id).joining == "closed"
+
+
+def test_a_classroom_renamed_in_the_admin_keeps_the_rule_for_names(classes, admin_client):
+    room = classes.open("5B")
+    page = reverse("admin:games_classroom_change", args=[room.id])
+    form = {"joining": "open", "games_per_hour": "", "advice_per_hour": ""}
+    form |= {f"students-{k}": "0" for k in ("TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS")}
+    form["students-MAX_NUM_FORMS"] = "0"
+    refused = admin_client.post(page, {**form, "name": "6A\u202e"})
+    assert refused.status_code == 200
+    assert "is not allowed in a name" in refused.content.decode()
+    assert Classroom.objects.get(pk=room.id).name == "5B"
+    assert admin_client.post(page, {**form, "name": "\uff16A"}).status_code == 302
+    assert Classroom.objects.get(pk=room.id).name == "6A"

@@ -5,13 +5,15 @@ import statistics
 import pytest
 
 from games.models import ApiKey
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 from tests.api.conftest import run_due_work
 from tests.conftest import by_database
 
 from .conftest import assert_problem
 
-DEFAULT_QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
+DEFAULT_QUOTA = {
+    "games_per_hour": 6000, "advice_per_hour": 10000, "computer_moves_per_hour": 600000
+}
 
 
 def test_opening_a_classroom_answers_a_join_code_and_a_teacher_key_once(classes):

@@ -51,6 +51,25 @@ def test_one_name_joined_by_racing_students_is_taken_once():
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
+def test_look_alikes_of_one_name_joined_by_racing_students_are_taken_once():
+    room = ClassApi(APIClient()).open()
+    forms = iter(["Ann", "ANN", "\uff21\uff4e\uff4e", " ann ", "\uff21NN"] * 2)
+    lock = threading.Lock()
+
+    def join(client: APIClient) -> tuple[int, str | None]:
+        with lock:
+            name = next(forms)
+        response = client.post(
+            "/api/v1/classrooms/join/", {"join_code": room.join_code, "name": name}, format="json"
+        )
+        return response.status_code, response.json().get("code")
+
+    answers = race(10, join)
+    assert sorted(answers, key=str) == [(201, None)] + [(409, "name_taken")] * 9
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("cache", ["test default", "database"])
 def test_racing_creates_with_one_key_never_pass_its_quota(settings, cache):
     if cache == "database":

@@ -2,6 +2,7 @@
 results, and filled in for the games finished before they were kept (found the same way)."""
 
 import importlib
+from logging import WARNING
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,8 @@ from django.apps import apps
 
 from games.classrooms import figures
 from games.models import Game, Player
-from scoring.strategy import prepare_table
+from games.work import sweeps
+from scoring.boxgames.strategy import prepare_table
 from tests.api.conftest import run_due_work
 
 LIMITS_MIGRATION = importlib.import_module("games.migrations.0012_limits")
@@ -59,19 +61,42 @@ def test_only_a_students_finished_game_leaves_figures_to_keep(classes, forced):
     assert figures.figures_due() is None
 
 
-def test_a_missing_table_puts_the_figures_off_not_away(classes, forced, settings, tmp_path: Path,
-                                                      monkeypatch):
+def test_a_missing_table_puts_the_figures_off_not_away(
+    classes, forced, settings, tmp_path: Path, caplog
+):
+    from games.models import StrategyTable
+
+    caplog.set_level("INFO", logger="games.work")
     room = classes.open()
     classes.join(room, "Ann")
     game = finished_game(classes, room)
-    built = []
-    monkeypatch.setattr(figures, "build_in_background", lambda **table: built.append(table))
-    settings.STRATEGY_DIR = tmp_path  # no table here
+    settings.STRATEGY_DIR = tmp_path  # no table here, nor in the database
     run_due_work()
-    assert built == [{"ruleset_id": "forced-yatzy", "options": game["options"]}]
+    queued = StrategyTable.objects.get()  # its build is queued for a worker
+    assert (queued.name, queued.built_at) == ("forced-yatzy.npz", None)
     assert Player.objects.get(game_id=game["id"], seat=0).accuracy is None
     assert not Game.objects.get(pk=game["id"]).figures_kept  # still due: tried again later
     assert figures.figures_due() is not None
+    # Foreseen, and tried again every few seconds: one line each time, no traceback (beside
+    # the line saying the table's build is queued).
+    logged = [r for r in caplog.records if r.name == "games.work" and r.levelno >= WARNING]
+    assert len(logged) == 1 and logged[0].exc_info is None
+    assert "not built yet" in logged[0].getMessage() and "tried again" in logged[0].getMessage()
+
+
+def test_an_unforeseen_failure_of_the_figures_keeps_its_traceback(classes, forced, monkeypatch,
+                                                                  caplog):
+    room = classes.open()
+    classes.join(room, "Ann")
+    finished_game(classes, room)
+
+    def broken(**_: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(sweeps, "_keep", lambda game_id: broken())
+    run_due_work()
+    logged = [r for r in caplog.records if r.name == "games.work"]
+    assert len(logged) == 1 and logged[0].exc_info is not None
 
 
 def test_the_games_finished_before_are_filled_in_too(classes, forced):

@@ -246,14 +246,18 @@ def test_the_database_cache_keeps_a_counters_expiry(db, settings, monkeypatch):
 
 
 def test_a_teacher_may_lower_the_quota_but_not_raise_it_above_the_default(classes, settings):
-    settings.CLASSROOM_QUOTA = {"games_per_hour": 100, "advice_per_hour": 200}
+    settings.CLASSROOM_QUOTA = defaults.CLASSROOM_QUOTA | {
+        "games_per_hour": 100, "advice_per_hour": 200
+    }
     room = classes.open()
     path = f"/api/v1/classrooms/{room.id}/"
     assert classes.teacher(path, room.teacher_key).json()["quota"] == {
-        "games_per_hour": 100, "advice_per_hour": 200
+        "games_per_hour": 100, "advice_per_hour": 200, "computer_moves_per_hour": 600000
     }
     lowered = classes.teacher(path, room.teacher_key, "patch", {"quota": {"games_per_hour": 5}})
-    assert lowered.json()["quota"] == {"games_per_hour": 5, "advice_per_hour": 200}
+    assert lowered.json()["quota"] == {
+        "games_per_hour": 5, "advice_per_hour": 200, "computer_moves_per_hour": 600000
+    }
     # Back up to the default is a raise within it; one past it is refused, changing nothing.
     back = classes.teacher(path, room.teacher_key, "patch", {"quota": {"games_per_hour": 100}})
     assert back.json()["quota"]["games_per_hour"] == 100
@@ -264,14 +268,18 @@ def test_a_teacher_may_lower_the_quota_but_not_raise_it_above_the_default(classe
     assert_problem(classes.teacher(path, room.teacher_key, "patch", both), 403,
                    "quota_above_default")
     read = classes.teacher(path, room.teacher_key).json()
-    assert read["quota"] == {"games_per_hour": 100, "advice_per_hour": 200}
+    assert read["quota"] == {
+        "games_per_hour": 100, "advice_per_hour": 200, "computer_moves_per_hour": 600000
+    }
     assert read["joining"] == "open"
 
 
 def test_a_quota_an_operator_raised_stays_and_the_teacher_may_only_lower_it(classes, settings):
     from games.models import Classroom
 
-    settings.CLASSROOM_QUOTA = {"games_per_hour": 100, "advice_per_hour": 200}
+    settings.CLASSROOM_QUOTA = defaults.CLASSROOM_QUOTA | {
+        "games_per_hour": 100, "advice_per_hour": 200
+    }
     room = classes.open()
     Classroom.objects.filter(pk=room.id).update(quota={"games_per_hour": 5000})  # the admin
     path = f"/api/v1/classrooms/{room.id}/"
@@ -286,7 +294,9 @@ def test_the_operators_defaults_hold_for_every_classroom_that_did_not_lower_them
     classes, settings
 ):
     settings.THROTTLE_RATES = {}
-    settings.CLASSROOM_QUOTA = {"games_per_hour": 2, "advice_per_hour": 200}
+    settings.CLASSROOM_QUOTA = defaults.CLASSROOM_QUOTA | {
+        "games_per_hour": 2, "advice_per_hour": 200
+    }
     room = classes.open()
     classes.join(room, "Ann")
     ann = classes.key_of(room, "Ann")
@@ -318,7 +328,9 @@ def test_keys_do_not_multiply_what_one_address_may_do(classes, settings):
 def test_the_default_ceiling_is_ten_times_the_anonymous_limits():
     assert defaults.THROTTLE_KEYED_ADDRESS_FACTOR == 10
     assert defaults.THROTTLE_RATES["records"] == "30/minute"
-    assert defaults.CLASSROOM_QUOTA == {"games_per_hour": 6000, "advice_per_hour": 10000}
+    assert defaults.CLASSROOM_QUOTA == {
+        "games_per_hour": 6000, "advice_per_hour": 10000, "computer_moves_per_hour": 600000
+    }
 
 
 def test_records_and_their_checks_have_limits_of_their_own(classes, settings):

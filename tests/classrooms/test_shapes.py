@@ -14,7 +14,7 @@ from games.api.classrooms.bodies import (
     JoinedBody,
     StudentKeyBody,
 )
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 from tests.shapes import ShapeCheck
 
 from .conftest import Class, ClassApi

@@ -161,14 +161,20 @@ def gunicorn_command(port: int, *options: str) -> list[str]:
     ]
 
 
+def uvicorn_command(port: int) -> list[str]:
+    """uvicorn as ``make run`` starts it, with the service's own protocol."""
+    return [
+        sys.executable, "-m", "uvicorn", "config.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--lifespan", "off", "--timeout-graceful-shutdown", "5",
+        "--http", "games.serving.protocol:HeadBoundedProtocol",
+    ]
+
+
 def server_command(port: int) -> list[str]:
     """uvicorn as ``make run`` starts it on SQLite; gunicorn as production on PostgreSQL."""
     if not on_postgres():
-        return [
-            sys.executable, "-m", "uvicorn", "config.asgi:application",
-            "--host", "127.0.0.1", "--port", str(port),
-            "--lifespan", "off", "--timeout-graceful-shutdown", "5",
-        ]
+        return uvicorn_command(port)
     return gunicorn_command(port, "--access-logfile", "-")
 
 

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from scoring.strategy import prepare_table
+from scoring.boxgames.strategy import prepare_table
 from tests.conftest import on_postgres
 from tests.databases import postgres_database
 

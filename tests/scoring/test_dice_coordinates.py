@@ -15,7 +15,7 @@ import scoring
 from scoring.commands import Roll
 from scoring.match import Match, Seat
 from scoring.strategy.players import computer_command
-from scoring.tenthousand import best_selection
+from scoring.tenthousand.points import best_selection
 from scoring.verifiable import DerivedDice, face
 from tests.scoring.test_match import first_box
 

@@ -137,7 +137,7 @@ def test_computers_that_run_out_of_moves_end_the_game(monkeypatch):
     from functools import partial
 
     from scoring import match
-    from scoring.strategy import computer_command
+    from scoring.strategy.players import computer_command
 
     monkeypatch.setattr(match, "COMPUTER_MOVES", 30)
     seats = [match.Seat("A", "random"), match.Seat("B", "random")]

@@ -15,7 +15,7 @@ from scoring.commands import Command, Join, Leave, Start
 from scoring.match import Match, Seat, status
 from scoring.record_format import NotARecord
 from scoring.records import PROBLEM_CODES, verify
-from scoring.strategy import computer_command
+from scoring.strategy.players import computer_command
 
 SECRET = bytes(range(32))
 CLIENT_SEED = "table-1"

@@ -8,7 +8,7 @@ from test_ten_thousand_support import TEN, Table
 
 import scoring
 from scoring.commands import Bank, Pass, Roll
-from scoring.tenthousand import TenThousand
+from scoring.tenthousand.rules import TenThousand
 
 param = pytest.param
 

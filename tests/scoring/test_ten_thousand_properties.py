@@ -23,7 +23,7 @@ from test_ten_thousand_support import (
 
 import scoring
 from scoring.commands import command_for
-from scoring.tenthousand import (
+from scoring.tenthousand.points import (
     best_free_selection,
     best_selection,
     can_score,

@@ -6,7 +6,7 @@ import pytest
 from test_ten_thousand_support import TEN, brute_value, options
 
 import scoring
-from scoring.tenthousand import (
+from scoring.tenthousand.points import (
     best_free_selection,
     best_selection,
     can_score,

@@ -143,7 +143,7 @@ def test_free_joker_gives_fixed_points_only_once_the_upper_box_is_filled(face):
     before = scores([face] * 5, card(yahtzee=50), joker="free")
     assert (before["full_house"], before["small_straight"], before["large_straight"]) == (0, 0, 0)
     assert before[upper_box(face)] == 5 * face
-    after = scores([face] * 5, card(yahtzee=50, **{upper_box(face): 5}), joker="free")
+    after = scores([face] * 5, card(yahtzee=50, **{upper_box(face): face}), joker="free")
     assert (after["full_house"], after["small_straight"], after["large_straight"]) == (25, 30, 40)
 
 

@@ -63,7 +63,8 @@ def dice_st(ruleset):
 
 def scorecard_st(ruleset):
     return st.fixed_dictionaries(
-        {box: st.one_of(st.none(), st.integers(0, 30)) for box in BOXES[ruleset.id]}
+        {box: st.one_of(st.none(), st.sampled_from(ruleset.box_points(box)))
+         for box in BOXES[ruleset.id]}
     )
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from scoring.strategy import Strategy, Table
-from scoring.strategy.model import BoxModel, resolve
-from scoring.strategy.table import solver_for
+from scoring.boxgames.strategy import Strategy, Table
+from scoring.boxgames.strategy.model import BoxModel, resolve
+from scoring.boxgames.strategy.table import solver_for
 
 YAHTZEE_UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 YAHTZEE_LOWER = (

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from scoring import RuleError, get_ruleset
-from scoring.strategy import Advice, advise_with
+from scoring.boxgames.strategy import Advice, advise_with
 from scoring.strategy.combinatorics import dice_space, sub_multisets
 
 from .support import corner, yahtzee_card
@@ -143,8 +143,8 @@ def test_bad_input_is_refused_with_the_engine_codes(kwargs: dict, code: str, fie
 
 
 def test_a_card_whose_upper_total_no_dice_make_is_refused() -> None:
-    # Ones alone cannot hold 7 (at most 5): the state does not exist in the table.
+    # Ones alone cannot hold 7 (at most 5): the box is refused before the table is read.
     card = yahtzee_card("twos", "threes", "fours", "fives", "sixes", ones=7)
     with pytest.raises(RuleError) as caught:
         advise_with(corner("yahtzee", OPTIONS, card), card, 0, None, None)
-    assert (caught.value.code, caught.value.field) == ("invalid", "scorecard")
+    assert (caught.value.code, caught.value.field) == ("invalid", "scorecard.ones")

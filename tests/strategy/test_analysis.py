@@ -19,11 +19,9 @@ from typing import Any
 import pytest
 
 from scoring import get_ruleset
-from scoring.boxgame import BoxGame
-from scoring.commands import Command, Hold, Roll, Score, Scratch
-from scoring.ruleset import State
-from scoring.strategy import Strategy, advise_with, computer_command, load_strategy
-from scoring.strategy.analysis import (
+from scoring.boxgames.boxgame import BoxGame
+from scoring.boxgames.strategy import Strategy, advise_with, load_strategy
+from scoring.boxgames.strategy.analysis import (
     BEST_TOLERANCE,
     INACCURACY_BELOW,
     MISTAKE_BELOW,
@@ -34,7 +32,10 @@ from scoring.strategy.analysis import (
     analyse_with,
     label_of,
 )
+from scoring.commands import Command, Hold, Roll, Score, Scratch
+from scoring.ruleset import State
 from scoring.strategy.combinatorics import dice_space, probability
+from scoring.strategy.players import computer_command
 from scoring.strategy.selfplay import play_game
 
 SPACE = dice_space(5)

@@ -6,8 +6,8 @@ from math import isclose
 import numpy as np
 import pytest
 
+from scoring.boxgames.strategy.turn import best_keeps, keep_values
 from scoring.strategy.combinatorics import dice_space, probability, sub_multisets
-from scoring.strategy.turn import best_keeps, keep_values
 
 SPACE = dice_space(5)
 

@@ -8,7 +8,7 @@ possible, so the values can be checked by hand.
 import pytest
 
 from scoring import get_ruleset
-from scoring.strategy import Advice, advise_with
+from scoring.boxgames.strategy import Advice, advise_with
 
 from .support import corner, yahtzee_card
 

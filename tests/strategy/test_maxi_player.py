@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from scoring import get_ruleset
-from scoring.boxgame import BoxGame
+from scoring.boxgames.boxgame import BoxGame
+from scoring.boxgames.strategy.maxi import TurnPlan, bonus_chance, maxi_move
 from scoring.commands import Roll, Score
 from scoring.ruleset import State
-from scoring.strategy.maxi import TurnPlan, bonus_chance, maxi_move
 from scoring.strategy.selfplay import play_game
 
 MAXI = get_ruleset("maxi-yatzy")

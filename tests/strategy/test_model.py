@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.strategy.model import ModelError, model_for
-from scoring.strategy.table import solver_for
+from scoring.boxgames.strategy.model import ModelError, model_for
+from scoring.boxgames.strategy.table import solver_for
 
 YAHTZEE_VARIANTS = [
     {"joker": joker, "yahtzee_bonus": bonus}

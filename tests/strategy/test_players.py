@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import RuleError, get_ruleset
-from scoring.boxgame import BoxGame
+from scoring.boxgames.boxgame import BoxGame
+from scoring.boxgames.strategy import advise, advise_with
 from scoring.commands import Command, Roll, Score
 from scoring.ruleset import Ruleset, State
-from scoring.strategy import advise, advise_with
 from scoring.strategy.players import (
     BOX_LEVELS,
     box_maximum,
@@ -32,7 +32,7 @@ from scoring.strategy.players import (
     serving_positions,
 )
 from scoring.strategy.selfplay import play_game
-from scoring.strategy.tenthousand import TEN_THOUSAND_LEVELS
+from scoring.tenthousand.strategy.players import TEN_THOUSAND_LEVELS
 
 from .support import YAHTZEE_LOWER, YAHTZEE_UPPER, corner
 

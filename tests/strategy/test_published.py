@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.strategy import advise, build_table, load_table
+from scoring.boxgames.strategy import advise, build_table, load_table
 from scoring.strategy.combinatorics import dice_space
 
 PUBLISHED = [

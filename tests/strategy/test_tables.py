@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from scoring import RuleError
-from scoring.strategy import (
+from scoring.boxgames.strategy import (
     FORMAT_VERSION,
     StaleTable,
     advise,
@@ -16,8 +16,8 @@ from scoring.strategy import (
     load_table,
     unload_all,
 )
-from scoring.strategy.model import model_for
-from scoring.strategy.table import engine_digest, solver_for
+from scoring.boxgames.strategy.model import model_for
+from scoring.boxgames.strategy.table import engine_digest, solver_for
 
 
 @pytest.fixture(autouse=True)

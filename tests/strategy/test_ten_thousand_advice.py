@@ -9,11 +9,11 @@ import pytest
 
 from scoring import RuleError, get_ruleset
 from scoring.strategy.selfplay import play_game
-from scoring.strategy.tenthousand_advice import PASS, Position, advise_position
-from scoring.strategy.tenthousand_analysis import analyse_ten_thousand
-from scoring.strategy.tenthousand_solver import throws
-from scoring.strategy.tenthousand_tables import load_tables
-from scoring.tenthousand import can_score
+from scoring.tenthousand.points import can_score
+from scoring.tenthousand.strategy.advice import PASS, Position, advise_position
+from scoring.tenthousand.strategy.analysis import analyse_ten_thousand
+from scoring.tenthousand.strategy.solver import throws
+from scoring.tenthousand.strategy.tables import load_tables
 
 TEN = get_ruleset("ten-thousand")
 DEFAULTS = TEN.validate_options({})

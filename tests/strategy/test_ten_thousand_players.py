@@ -10,18 +10,18 @@ import pytest
 from scoring import get_ruleset
 from scoring.commands import Bank, Command, Roll
 from scoring.ruleset import State
-from scoring.strategy.duel import duel, score, wilson
 from scoring.strategy.selfplay import play_game
-from scoring.strategy.tenthousand import (
+from scoring.tenthousand.points import selection_value
+from scoring.tenthousand.strategy.advice import advise_state
+from scoring.tenthousand.strategy.duel import duel, score, wilson
+from scoring.tenthousand.strategy.players import (
     classic_combinations,
     classic_move,
     greedy_move,
     optimal_move,
     random_move,
 )
-from scoring.strategy.tenthousand_advice import advise_state
-from scoring.strategy.tenthousand_tables import load_tables
-from scoring.tenthousand import selection_value
+from scoring.tenthousand.strategy.tables import load_tables
 
 TEN = get_ruleset("ten-thousand")
 DEFAULTS = TEN.validate_options({})

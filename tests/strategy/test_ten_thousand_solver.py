@@ -15,8 +15,8 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
-from scoring.strategy.tenthousand_solver import classes, solve_one, solve_two
-from scoring.tenthousand import DICE, can_score, selection_value
+from scoring.tenthousand.points import DICE, can_score, selection_value
+from scoring.tenthousand.strategy.solver import classes, solve_one, solve_two
 
 STEP = 50
 
@@ -157,7 +157,7 @@ def test_the_first_to_throw_is_favoured_and_a_lead_helps() -> None:
 
 
 def test_from_a_bank_minimum_of_the_target_on_every_bank_wins_and_totals_do_not_matter() -> None:
-    from scoring.strategy.tenthousand_tables import every_bank_wins
+    from scoring.tenthousand.strategy.tables import every_bank_wins
 
     tables = every_bank_wins(10_000)
     assert tables.path is None  # solved in memory: no file per bank minimum

@@ -4,7 +4,7 @@ from math import isclose
 
 import pytest
 
-from scoring.strategy import advise_with
+from scoring.boxgames.strategy import advise_with
 
 from .support import card_with, corner, yahtzee_card
 

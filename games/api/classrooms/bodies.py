@@ -14,6 +14,9 @@ from games.models import Classroom, Student
 class QuotaBody(TypedDict):
     games_per_hour: Annotated[int, "Games each key may create (or seats it may join) per hour."]
     advice_per_hour: Annotated[int, "Hints and advice each key may ask per hour."]
+    computer_moves_per_hour: Annotated[
+        int, "Computer seats' moves, weighted by cost, each key's requests may play per hour."
+    ]
 
 
 JoiningShown = Annotated[
@@ -130,6 +133,7 @@ def render_quota(classroom: Classroom) -> QuotaBody:
     return {
         "games_per_hour": quota["games_per_hour"],
         "advice_per_hour": quota["advice_per_hour"],
+        "computer_moves_per_hour": quota["computer_moves_per_hour"],
     }
 
 

@@ -4,14 +4,15 @@ teacher's path documents."""
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
 from games.api.schema import docs
+from games.http.codes import HttpCode
 from games.http.problems import problem
-from scoring import ProblemCode
+from games.play.errors import ServiceCode
 
 CLASSROOM_ID = "6a1f0f6e-2b4c-4d8e-9f10-1a2b3c4d5e6f"
 STUDENT_ID = "0b5e7d3c-91a2-4f6b-8c3d-2e1f0a9b8c7d"
 TEACHER_KEY = "dk_Ab3dEf7hJk_v0XbH3kQ9mR2tY5wZ8cF1gJ4nP7sU0xA3dG6jL9oR2uX5"
 STUDENT_KEY = "dk_Qr8sTu2vWx_Zy1Xw2Vu3Ts4Rq5Po6Nm7Lk8Ji9Hg0Fe1Dc2Ba3Zy4Xw5V"
-QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000}
+QUOTA = {"games_per_hour": 6000, "advice_per_hour": 10000, "computer_moves_per_hour": 600000}
 CREATED_EXAMPLE = OpenApiExample(
     "A new classroom",
     response_only=True,
@@ -63,7 +64,7 @@ WRONG_KEY_EXAMPLE = OpenApiExample(
     "A wrong or revoked key",
     response_only=True,
     status_codes=["401"],
-    value=problem(ProblemCode.INVALID_API_KEY, "this API key is not valid (wrong or revoked)"),
+    value=problem(ServiceCode.INVALID_API_KEY, "this API key is not valid (wrong or revoked)"),
 )
 
 
@@ -71,7 +72,7 @@ FORBIDDEN_EXAMPLE = OpenApiExample(
     "A student's key on a teacher's path",
     response_only=True,
     status_codes=["403"],
-    value=problem(ProblemCode.FORBIDDEN, "only the classroom's teacher key may do this"),
+    value=problem(HttpCode.FORBIDDEN, "only the classroom's teacher key may do this"),
 )
 
 

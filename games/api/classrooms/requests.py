@@ -1,15 +1,14 @@
 """A classroom's requests: opening and joining one, the teacher's changes, and the query of
 its students' games."""
 
-import contextlib
-import uuid
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
 
+from games.api.fields import name_field
 from games.api.games.filters import GamePagination, RulesetStatusFilter
 from games.api.schema.enums import GAME_STATUSES
 from games.http.strict import (
@@ -19,23 +18,25 @@ from games.http.strict import (
     StrictSerializer,
 )
 from games.models import Classroom, Game
+from games.play.selectors import of_student
 from scoring import RULESETS
 
 MOST_PER_HOUR = 1_000_000
 
 
 class ClassroomCreateIn(StrictSerializer):
-    name = StrictCharField(max_length=80, trim_whitespace=True, help_text="e.g. `5B`.")
+    name = name_field(
+        max_length=80, help_text="e.g. `5B`. Normalised as every name is (docs/contract.md)."
+    )
 
 
 class ClassroomJoinIn(StrictSerializer):
     join_code = StrictCharField(
         max_length=32, help_text="The code the teacher handed out (any case; dashes ignored)."
     )
-    name = StrictCharField(
-        max_length=50,
-        trim_whitespace=True,
-        help_text="The student's name, unique in the classroom (case does not matter).",
+    name = name_field(
+        help_text="The student's name, unique in the classroom: names that differ only in "
+        "case, width or Unicode form are one name (docs/contract.md).",
     )
 
 
@@ -53,6 +54,14 @@ class QuotaIn(StrictSerializer):
         required=False,
         help_text="Hints and advice each key of the classroom may ask per hour. At most the "
         "deployment's default, or the classroom's current limit if higher.",
+    )
+    computer_moves_per_hour = StrictIntegerField(
+        min_value=1,
+        max_value=MOST_PER_HOUR,
+        required=False,
+        help_text="The computer seats' moves each key's requests may have played per hour, "
+        "weighted by their cost (see the limits in the docs). At most the deployment's "
+        "default, or the classroom's current limit if higher.",
     )
 
 
@@ -88,10 +97,7 @@ class ClassroomGameFilter(RulesetStatusFilter):
         fields = ["ruleset", "status", "student"]
 
     def with_student(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        match = Q(student__name_key=value.casefold())
-        with contextlib.suppress(ValueError):
-            match |= Q(student_id=uuid.UUID(value))
-        return queryset.filter(match)
+        return of_student(queryset, value)
 
 
 GAMES_QUERY = [

@@ -1,7 +1,8 @@
 """Classrooms over HTTP: thin views over ``games.classrooms.services``.
 
 Opening and joining are public (limited per address); every other path is the teacher's:
-``X-API-Key`` must be the classroom's teacher key (``TeacherOfClassroom``).
+``X-API-Key`` must be the classroom's teacher key (``TeacherOfClassroom``). The keys' paths:
+``keys.py``.
 """
 
 import uuid
@@ -22,10 +23,6 @@ from games.api.classrooms.bodies import (
     JoinCodeOut,
     JoinedBody,
     JoinedOut,
-    KeyOwnerBody,
-    KeyOwnerOut,
-    StudentKeyBody,
-    StudentKeyOut,
     render_class_entry,
     render_classroom,
     render_created,
@@ -54,12 +51,12 @@ from games.api.leaderboard.requests import LeaderboardQuery
 from games.api.schema import docs
 from games.classrooms import services as service
 from games.http.auth import ApiKeyAuthentication, permitted_caller
-from games.http.permissions import AnyKey, ProblemRefusals, TeacherOfClassroom
+from games.http.permissions import ProblemRefusals, TeacherOfClassroom
 from games.http.problems import problem
 from games.http.throttles import ClassroomThrottle
 from games.models import Classroom
-from games.play.selectors import with_seats
-from scoring import ProblemCode
+from games.play.errors import ServiceCode
+from games.play.selectors import as_shown
 
 
 class TeacherView(ProblemRefusals):
@@ -196,7 +193,7 @@ class ClassroomView(TeacherView):
                 response_only=True,
                 status_codes=["403"],
                 value=problem(
-                    ProblemCode.QUOTA_ABOVE_DEFAULT,
+                    ServiceCode.QUOTA_ABOVE_DEFAULT,
                     "a teacher may lower the quota, not raise it above the default "
                     "(games_per_hour 6000); ask the service's operator for more",
                 ),
@@ -264,7 +261,7 @@ class ClassroomGamesView(TeacherView):
         )
         if not chosen.is_valid():
             raise ValidationError(chosen.errors)
-        games = with_seats(chosen.qs.select_related("student"))
+        games = as_shown(chosen.qs)
         pages = GamePagination()
         page = pages.paginate_queryset(games, request, view=self) or []
         return pages.get_paginated_response(
@@ -313,91 +310,3 @@ class ClassroomLeaderboardView(TeacherView):
         query.is_valid(raise_exception=True)
         rows = service.classroom_leaderboard(classroom=classroom, **query.validated_data)
         return Response([render_class_entry(row) for row in rows])
-
-
-class StudentKeyView(TeacherView):
-    """Revoke or rotate one student's key."""
-
-    rotate = False
-
-    def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
-        classroom = self.classroom(request)
-        if not isinstance(request.data, dict) or request.data:
-            raise ValidationError({"body": ["the body must be empty or {}"]})
-        if self.rotate:
-            student, key = service.student_key_rotate(classroom=classroom, student_id=student_id)
-            body: StudentKeyBody = {"student": render_ref(student), "revoked": True, "api_key": key}
-        else:
-            student = service.student_key_revoke(classroom=classroom, student_id=student_id)
-            body = {"student": render_ref(student), "revoked": True}
-        return Response(body)
-
-
-class StudentRevokeView(StudentKeyView):
-    @extend_schema(
-        summary="Revoke a student's key (teacher)",
-        description="The student's key stops working at once, on every path (401 "
-        "`invalid_api_key`). The student and their games stay; `rotate` gives them a new key.",
-        request=EmptyIn,
-        responses={200: StudentKeyOut, **TEACHER_ERRORS, **docs.problems(400)},
-        examples=[
-            OpenApiExample(
-                "Revoked",
-                response_only=True,
-                value={"student": {"id": STUDENT_ID, "name": "Ann"}, "revoked": True},
-            ),
-            *TEACHER_EXAMPLES,
-        ],
-    )
-    def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
-        return super().post(request, pk, student_id)
-
-
-class StudentRotateView(StudentKeyView):
-    rotate = True
-
-    @extend_schema(
-        summary="Give a student a new key (teacher)",
-        description="Every key the student held stops working at once; the answer carries "
-        "the new one, shown only here. The student keeps their games.",
-        request=EmptyIn,
-        responses={200: StudentKeyOut, **TEACHER_ERRORS, **docs.problems(400)},
-        examples=[
-            OpenApiExample(
-                "A new key",
-                response_only=True,
-                value={
-                    "student": {"id": STUDENT_ID, "name": "Ann"},
-                    "revoked": True,
-                    "api_key": STUDENT_KEY,
-                },
-            ),
-            *TEACHER_EXAMPLES,
-        ],
-    )
-    def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
-        return super().post(request, pk, student_id)
-
-
-class KeyOwnerView(ProblemRefusals):
-    authentication_classes = [ApiKeyAuthentication]
-    permission_classes = [AnyKey]
-
-    @extend_schema(
-        summary="Who this key is",
-        description="The role of the `X-API-Key` sent (`teacher` or `student`), its classroom "
-        "and, for a student, the student: what a page given only a key needs to find its "
-        "classroom. No key: 401 `not_authenticated`; a wrong or revoked one: 401 "
-        "`invalid_api_key`.",
-        responses={200: KeyOwnerOut, **docs.problems(429), **{
-            key: value for key, value in TEACHER_ERRORS.items() if key[0] == 401
-        }},
-    )
-    def get(self, request: Request) -> Response:
-        caller = permitted_caller(request)
-        body: KeyOwnerBody = {
-            "role": caller.role,
-            "classroom": render_ref(caller.classroom),
-            "student": render_ref(caller.student) if caller.student is not None else None,
-        }
-        return Response(body)

@@ -1,7 +1,8 @@
 """What the strategy tables say about a game: the hint for the seat to move and the
 analysis of every decision, for box games and for Ten Thousand."""
 
-from typing import Annotated, Literal, TypedDict, cast
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypedDict, cast
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -20,7 +21,8 @@ from games.api.schema.responses import Count, Face
 from games.api.schema.shapes import Bounds, Choice, serializer_for
 from games.play.advice import Hint
 from games.play.analysis import GameAnalysis
-from scoring.strategy.tenthousand_analysis import TenThousandAnalysis
+from scoring.boxgames.family import BOX_GAMES
+from scoring.tenthousand.family import TEN_THOUSAND
 
 
 class HintBody(AdviceBody):
@@ -185,11 +187,19 @@ TenThousandHintOut = serializer_for(TenThousandHintBody)
 TenThousandAnalysisOut = serializer_for(TenThousandAnalysisBody)
 
 
+# Each family's advice as the API shows it, by the family's id.
+ADVICE_BODIES: dict[str, Callable[[Any], AdviceBody | TenThousandAdviceBody]] = {
+    BOX_GAMES.id: render_advice,
+    TEN_THOUSAND.id: render_ten_thousand_advice,
+}
+
+
 def render_hint(hint: Hint) -> HintBody | TenThousandHintBody:
-    if hint.ten_thousand is not None:
-        return {"seat": hint.seat, **render_ten_thousand_advice(hint.ten_thousand)}
     if hint.advice is not None:
-        return {"seat": hint.seat, **render_advice(hint.advice)}
+        return cast(
+            "HintBody | TenThousandHintBody",
+            {"seat": hint.seat, **ADVICE_BODIES[hint.family](hint.advice)},
+        )
     # No table for the ruleset: the move of the strongest computer player, with no values.
     return {
         "seat": hint.seat,
@@ -220,15 +230,9 @@ def render_analysis(result: GameAnalysis) -> AnalysisBody | TenThousandAnalysisB
         for seat in analysis.seats
     ]
     decisions = [decision.as_dict() for decision in analysis.decisions]
-    # The engine's seats and decisions (untyped dicts) are the bodies' shapes.
-    if isinstance(analysis, TenThousandAnalysis):
-        body = {
-            "method": analysis.method,
-            "objective": analysis.objective,
-            "seats": seats,
-            "decisions": decisions,
-        }
-        return cast("TenThousandAnalysisBody", body)
-    return cast(
-        "AnalysisBody", {"method": analysis.method, "seats": seats, "decisions": decisions}
-    )
+    # The engine's seats and decisions (untyped dicts) are the bodies' shapes; a family
+    # whose analysis states its objective (Ten Thousand's) shows it too.
+    objective = getattr(analysis, "objective", None)
+    head = {"method": analysis.method} | ({} if objective is None else {"objective": objective})
+    body = head | {"seats": seats, "decisions": decisions}
+    return cast("AnalysisBody | TenThousandAnalysisBody", body)

@@ -1,10 +1,11 @@
 """What the lists of games filter on, and how they are paged."""
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 from rest_framework.pagination import PageNumberPagination
 
-from games.models import STATUS_CHOICES, Game, Player
+from games.models import STATUS_CHOICES, Game
+from games.play.selectors import with_player
 from scoring import RULESETS
 
 
@@ -27,8 +28,7 @@ class GameFilter(RulesetStatusFilter):
         fields = ["ruleset", "status", "player"]
 
     def with_player(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        seated = Player.objects.filter(game=OuterRef("pk"), name__iexact=value)
-        return queryset.filter(Exists(seated))
+        return with_player(queryset, value)
 
 
 class GamePagination(PageNumberPagination):

@@ -14,6 +14,7 @@ from games.http.strict import (
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
+    StrictListField,
     StrictSerializer,
 )
 from games.play.clocks import DEFAULT_MAX_TIMEOUTS, MAX_TIMEOUTS, TURN_SECONDS
@@ -55,7 +56,7 @@ class ClockIn(StrictSerializer):
 class GameCreateIn(StrictSerializer):
     ruleset = RulesetField(help_text="The ruleset's id (see /api/v1/rulesets/).")
     options = OptionsField(required=False, default=dict)
-    players = serializers.ListField(
+    players = StrictListField(
         child=SeatIn(), min_length=1, max_length=8, help_text="The seats, in turn order."
     )
     open_seats = StrictIntegerField(

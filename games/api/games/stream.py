@@ -47,12 +47,14 @@ from django.views.decorators.csrf import csrf_exempt
 from games.api.games.bodies import EventBody, render_event
 from games.db.gamestore import game_log
 from games.db.notify import listener
+from games.http.codes import HttpCode, Refused
 from games.http.permissions import require_may_see
 from games.http.problems import problem_response
-from games.models import Event, Game
+from games.models import Event
 from games.observe.metrics import OPEN_STREAMS
-from games.play.errors import ServiceError
-from games.play.privacy import PRIVACY_COLUMNS, private_of
+from games.play.errors import ServiceCode, ServiceError
+from games.play.privacy import private_of
+from games.play.selectors import game_columns
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring import ProblemCode
 from scoring.match import GameStatus
@@ -319,7 +321,7 @@ async def _events(
 
 def _check_visible(request: HttpRequest, pk: uuid.UUID) -> None:
     """A game of an assignment is private until its deadline (``MaySeeGame``)."""
-    found = Game.objects.filter(pk=pk).values(*PRIVACY_COLUMNS).first()
+    found = game_columns(pk)
     if found is not None:
         require_may_see(request, private_of(pk, found))
 
@@ -338,7 +340,7 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     """
     if request.method != "GET":
         refused = problem_response(
-            ProblemCode.METHOD_NOT_ALLOWED, f'method "{request.method}" not allowed'
+            HttpCode.METHOD_NOT_ALLOWED, f'method "{request.method}" not allowed'
         )
         refused["Allow"] = "GET"
         return refused
@@ -350,13 +352,13 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     try:
         _check_visible(request, pk)
         found = _read(pk, MAX_POSITION)  # gives its connection back to the pool at once
-    except ServiceError as refused:
+    except (ServiceError, Refused) as refused:
         return problem_response(refused.code, refused.detail)
     except DatabaseError as error:
         logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
-        return problem_response(ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
+        return problem_response(HttpCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
     if found is None:
-        return problem_response(ProblemCode.NOT_FOUND, "no game with this id")
+        return problem_response(ServiceCode.NOT_FOUND, "no game with this id")
     if found.over and found.last_seq <= after:
         # Nothing more will come. 204 (not an empty stream) tells EventSource to stop
         # reconnecting.

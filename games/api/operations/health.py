@@ -10,8 +10,8 @@ from rest_framework.views import APIView
 
 from games.api.schema import docs
 from games.api.schema.shapes import serializer_for
+from games.http.codes import HttpCode
 from games.http.problems import PROBLEM, problem, problem_headers
-from scoring import ProblemCode
 
 
 class HealthBody(TypedDict):
@@ -37,7 +37,7 @@ class HealthView(APIView):
             with connection.cursor() as cursor:
                 cursor.execute("SELECT 1")
         except Exception:  # noqa: BLE001 - any database failure means the service cannot serve
-            body = problem(ProblemCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
+            body = problem(HttpCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
             return Response(
                 body | {"database": "unavailable"},
                 status=503,

@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterator
 
 from django.conf import settings
-from django.db.models import Count, Min, Q
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
@@ -25,10 +24,9 @@ from games.http.api_keys import locked_out
 from games.http.limits import failure_record
 from games.http.permissions import Operator
 from games.http.problems import problem_response
-from games.models import Assignment, Delivery, Game
 from games.observe.metrics import WORK_KINDS
-from scoring import ProblemCode
-from scoring.match import GameStatus
+from games.play.errors import ServiceCode
+from games.work.queue import work_due
 
 
 class WorkQueue:
@@ -38,21 +36,7 @@ class WorkQueue:
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         now = db_now()
-        due = {
-            "clock": Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
-            .aggregate(count=Count("pk"), since=Min("deadline")),
-            "closing": Assignment.objects.filter(closed_at__isnull=True, due_at__lte=now)
-            .aggregate(count=Count("pk"), since=Min("due_at")),
-            "figures": Game.objects.filter(
-                status=GameStatus.FINISHED, student__isnull=False, figures_kept=False
-            ).aggregate(count=Count("pk"), since=Min("finished_at")),
-            "delivery": Delivery.objects.filter(
-                status=Delivery.Status.RETRYING, next_attempt_at__lte=now
-            ).aggregate(
-                count=Count("pk"), since=Min("next_attempt_at"),
-                stalled=Count("pk", filter=Q(lease__isnull=False)),
-            ),
-        }
+        due = work_due(now)
         depth = GaugeMetricFamily(
             "dice_task_queue_depth", "Work due and not done yet, by kind.", labels=["kind"]
         )
@@ -83,7 +67,7 @@ class WorkQueue:
 def metrics(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
     if not token:
-        return problem_response(ProblemCode.NOT_FOUND, f"nothing at {request.path}")
+        return problem_response(ServiceCode.NOT_FOUND, f"nothing at {request.path}")
     given = request.META.get("HTTP_AUTHORIZATION")
     if given is not None and (refused := locked_out(request)) is not None:
         return refused

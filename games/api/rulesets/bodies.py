@@ -10,9 +10,9 @@ from games.api.schema.enums import MOVES
 from games.api.schema.responses import BoxId, RulesetId
 from games.api.schema.shapes import Choice, serializer_for
 from scoring import Option, Ruleset
-from scoring.strategy import Advice
-from scoring.strategy.api import BoxChoice
-from scoring.strategy.tenthousand_advice import TenThousandAdvice
+from scoring.boxgames.strategy import Advice
+from scoring.boxgames.strategy.api import BoxChoice
+from scoring.tenthousand.strategy.advice import TenThousandAdvice
 
 
 class CategoryBody(TypedDict):

@@ -1,7 +1,6 @@
 """The rulesets' requests: the score calculator's and the advice's bodies."""
 
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
 
 from games.api.fields import (
     MOST_POINTS,
@@ -11,8 +10,8 @@ from games.api.fields import (
     ScorecardField,
     nullable_dice,
 )
-from games.http.strict import StrictIntegerField, StrictSerializer
-from scoring.tenthousand import MOST_POINTS as TEN_THOUSAND_MOST
+from games.http.strict import StrictIntegerField, StrictListField, StrictSerializer
+from scoring.tenthousand.rules import MOST_POINTS as TEN_THOUSAND_MOST
 
 
 class ScoreIn(StrictSerializer):
@@ -49,7 +48,7 @@ class ThrowField(DiceField):
 
 
 class TenThousandAdviceIn(StrictSerializer):
-    totals = serializers.ListField(
+    totals = StrictListField(
         child=StrictIntegerField(min_value=0, max_value=TEN_THOUSAND_MOST),
         min_length=1,
         max_length=2,

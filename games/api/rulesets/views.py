@@ -1,6 +1,9 @@
 """Rulesets over HTTP: what each offers, a score calculator and optimal advice for any
 position, stateless."""
 
+from collections.abc import Callable
+from typing import Any
+
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
@@ -9,22 +12,25 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.rulesets.bodies import (
+    AdviceBody,
     AdviceOut,
     RulesetOut,
     ScoreOut,
+    TenThousandAdviceBody,
     TenThousandAdviceOut,
     render_advice,
     render_ruleset,
     render_ten_thousand_advice,
 )
 from games.api.rulesets.requests import AdviceIn, ScoreIn, TenThousandAdviceIn
-from games.api.schema import docs
+from games.api.schema import advice_docs, docs
 from games.http.throttles import AdviceThrottle
 from games.play.advice import ten_thousand_advice
 from games.play.strategy import strategy_load
-from scoring import RULESETS, Ruleset
-from scoring.strategy import advise_with
-from scoring.tenthousand import TenThousand
+from scoring import RULESETS, Ruleset, family_of
+from scoring.boxgames.family import BOX_GAMES
+from scoring.boxgames.strategy import advise_with
+from scoring.tenthousand.family import TEN_THOUSAND
 
 
 @extend_schema_view(
@@ -105,42 +111,55 @@ class RulesetViewSet(viewsets.ViewSet):
         responses={
             200: docs.box_or_ten_thousand("AdviceAnswer", AdviceOut, TenThousandAdviceOut),
             **docs.problems(400, 404, 413, 415, 429, strategy=True),
-            **docs.TEN_THOUSAND_GAME_OVER,
+            **advice_docs.TEN_THOUSAND_GAME_OVER,
         },
         examples=[
-            docs.ADVICE_REQUEST,
-            docs.ADVICE_EXAMPLE,
-            docs.TEN_THOUSAND_ADVICE_REQUEST,
-            docs.TEN_THOUSAND_ADVICE_EXAMPLE,
+            advice_docs.ADVICE_REQUEST,
+            advice_docs.ADVICE_EXAMPLE,
+            advice_docs.TEN_THOUSAND_ADVICE_REQUEST,
+            advice_docs.TEN_THOUSAND_ADVICE_EXAMPLE,
         ],
     )
     @action(detail=True, methods=["post"])
     def advice(self, request: Request, pk: str) -> Response:
         ruleset = _ruleset(pk)
-        if isinstance(ruleset, TenThousand):
-            position = TenThousandAdviceIn(data=request.data)
-            position.is_valid(raise_exception=True)
-            data = position.validated_data
-            answer = ten_thousand_advice(
-                options=ruleset.validate_options(data["options"]),
-                totals=data["totals"],
-                turn_points=data["turn_points"],
-                dice=data.get("dice"),
-            )
-            return Response(render_ten_thousand_advice(answer))
-        given = AdviceIn(data=request.data)
-        given.is_valid(raise_exception=True)
-        data = given.validated_data
-        advice = advise_with(
-            strategy_load(
-                ruleset_id=ruleset.id, options=ruleset.validate_options(data["options"])
-            ),
-            data.get("scorecard"),
-            data["yahtzee_bonus"],
-            data.get("dice"),
-            data.get("rolls_left"),
-        )
-        return Response(render_advice(advice))
+        return Response(ADVISERS[family_of(ruleset).id](ruleset, request.data))
+
+
+def _box_advice(ruleset: Ruleset, data: Any) -> AdviceBody:
+    given = AdviceIn(data=data)
+    given.is_valid(raise_exception=True)
+    position = given.validated_data
+    advice = advise_with(
+        strategy_load(
+            ruleset_id=ruleset.id, options=ruleset.validate_options(position["options"])
+        ),
+        position.get("scorecard"),
+        position["yahtzee_bonus"],
+        position.get("dice"),
+        position.get("rolls_left"),
+    )
+    return render_advice(advice)
+
+
+def _ten_thousand_advice(ruleset: Ruleset, data: Any) -> TenThousandAdviceBody:
+    given = TenThousandAdviceIn(data=data)
+    given.is_valid(raise_exception=True)
+    position = given.validated_data
+    answer = ten_thousand_advice(
+        options=ruleset.validate_options(position["options"]),
+        totals=position["totals"],
+        turn_points=position["turn_points"],
+        dice=position.get("dice"),
+    )
+    return render_ten_thousand_advice(answer)
+
+
+# Each family's position advice (its request, its service, its answer), by family id.
+ADVISERS: dict[str, Callable[[Ruleset, Any], AdviceBody | TenThousandAdviceBody]] = {
+    BOX_GAMES.id: _box_advice,
+    TEN_THOUSAND.id: _ten_thousand_advice,
+}
 
 
 def _ruleset(ruleset_id: str) -> Ruleset:

@@ -4,7 +4,7 @@
 from scoring import RULESETS
 from scoring.match import GameStatus
 from scoring.records import PROBLEM_CODES
-from scoring.strategy import levels_for
+from scoring.strategy.players import levels_for
 
 BOX_IDS = sorted({box.id for ruleset in RULESETS.values() for box in ruleset.categories})
 RULESET_IDS = list(RULESETS)

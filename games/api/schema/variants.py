@@ -7,7 +7,7 @@ scorecard no game reaches. So that the schema says exactly what is accepted (a g
 client gets exact types, and a request the schema calls valid is not refused), each such
 body has one variant per ruleset: the serializer's own schema, narrowed with what scoring's
 rulesets say of themselves. Nothing here is copied from a ruleset; it is all read from it.
-``games.api.schema.hooks.split_by_ruleset`` puts the variants into the schema.
+``games.api.schema.per_ruleset.split_by_ruleset`` puts the variants into the schema.
 
 A rule between fields is stated as what it forbids: ``not`` ``anyOf`` the combinations the
 engine refuses, each spelled out (OpenAPI 3.0 has no ``contains`` and no arithmetic between
@@ -16,20 +16,29 @@ then keep the plain shape of the body.
 """
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
-from itertools import combinations_with_replacement, pairwise
 from typing import Any
 
-from scoring import Option, RuleError, Ruleset
-from scoring.boxgame import Box, BoxGame
-from scoring.strategy import levels_for
+from scoring import Option, RuleError, Ruleset, family_of
+from scoring.boxgames.boxgame import BoxGame
+from scoring.boxgames.family import BOX_GAMES
+from scoring.strategy.players import levels_for
+from scoring.tenthousand.family import TEN_THOUSAND
+
+from .scorecards import (
+    FILLED,
+    bonus_refused,
+    bonus_schema,
+    fill_order,
+    filled_after_open,
+    option_values,
+    scorecard_schema,
+)
 
 Schema = dict[str, Any]
 
 JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
-FILLED = {"type": "integer"}  # a box that holds points: not null
-OPEN = {"type": "integer", "nullable": True, "enum": [None]}  # a box that is open: null or absent
 
 
 def prefix(ruleset: Ruleset) -> str:
@@ -161,23 +170,6 @@ def unattended_limits(ruleset: Ruleset) -> dict[str, Schema]:
     return limits
 
 
-def option_values(option: Option) -> list[Any]:
-    """Every value an option takes (a whole number's, within its bounds)."""
-    if option.values:
-        return list(option.values)
-    if option.kind is not int or option.minimum is None or option.maximum is None:
-        raise ValueError(f"option {option.id!r} takes values without end: none can be listed")
-    return [v for v in range(option.minimum, option.maximum + 1) if _takes(option, v)]
-
-
-def _takes(option: Option, value: Any) -> bool:
-    try:
-        option.check(value)
-    except RuleError:
-        return False
-    return True
-
-
 def _plays_unattended(ruleset: Ruleset, options: dict[str, Any]) -> bool:
     try:
         ruleset.check_unattended(options)
@@ -220,40 +212,53 @@ def _bound(limit: Schema) -> str:
 
 
 def score_body(generic: Schema, ruleset: Ruleset) -> Schema:
-    """The calculator's body: a box game's dice (all of them) and scorecard (its own boxes);
-    Ten Thousand's selection of dice (a scorecard is taken but not read: it has no boxes)."""
+    """The calculator's body: the ruleset's options, and its family's dice and scorecard."""
     body = copy.deepcopy(generic)
     body["description"] = f"Dice of {ruleset.name} to value."
     fields = body["properties"]
     fields["options"] = options_schema(ruleset)
-    if isinstance(ruleset, BoxGame):
-        fields["dice"].update(
-            minItems=ruleset.dice, maxItems=ruleset.dice, description=f"The {ruleset.dice} dice."
-        )
-        card = scorecard_schema(ruleset, fields["scorecard"]["additionalProperties"])
-        fields["scorecard"] = card | {"nullable": True}
-    else:
-        fields["dice"].update(
-            minItems=1,
-            maxItems=ruleset.dice,
-            description=f"A selection of 1 to {ruleset.dice} dice, valued together.",
-        )
-        fields["scorecard"]["description"] = f"Not read: {ruleset.name} has no boxes."
+    SCORE_FIELDS[family_of(ruleset).id](fields, ruleset)
     return body
 
 
+def _box_score_fields(fields: Schema, ruleset: BoxGame) -> None:
+    """A box game values all its dice in a box of its scorecard (its own boxes)."""
+    fields["dice"].update(
+        minItems=ruleset.dice, maxItems=ruleset.dice, description=f"The {ruleset.dice} dice."
+    )
+    fields["scorecard"] = scorecard_schema(ruleset) | {"nullable": True}
+
+
+def _selection_score_fields(fields: Schema, ruleset: Ruleset) -> None:
+    """Ten Thousand values a selection of dice (a scorecard is taken but not read: it has
+    no boxes)."""
+    fields["dice"].update(
+        minItems=1,
+        maxItems=ruleset.dice,
+        description=f"A selection of 1 to {ruleset.dice} dice, valued together.",
+    )
+    fields["scorecard"]["description"] = f"Not read: {ruleset.name} has no boxes."
+
+
+# The calculator's dice and scorecard, by family id.
+SCORE_FIELDS: dict[str, Callable[[Schema, Any], None]] = {
+    BOX_GAMES.id: _box_score_fields,
+    TEN_THOUSAND.id: _selection_score_fields,
+}
+
+
 def advice_body(generic: Schema, ruleset: BoxGame) -> Schema:
-    """Advice's body: the ruleset's dice, and a scorecard that play can reach. In a game of
-    fixed order the filled boxes are the first ones; in a game of free order the upper boxes
-    hold a total that dice can make (its solver values only those; the fixed-order solver
-    values every total). ``rolls_left`` is needed with dice, unless the card is full."""
+    """Advice's body: the ruleset's dice, and a scorecard that play can reach: each box
+    holds points some game puts in it, and in a game of fixed order the filled boxes are the
+    first ones; a bonus that such a card and the options allow. ``rolls_left`` is needed
+    with dice, unless the card is full."""
     body = copy.deepcopy(generic)
     fields = body["properties"]
     fields["options"] = options_schema(ruleset)
     fields["dice"].update(minItems=ruleset.dice, maxItems=ruleset.dice)
-    points = fields["scorecard"]["additionalProperties"]
+    fields["yahtzee_bonus"].update(bonus_schema(ruleset))
     order = fill_order(ruleset)
-    card = scorecard_schema(ruleset, points, reachable=order is None)
+    card = scorecard_schema(ruleset)
     if order is not None:
         card["not"] = {"anyOf": list(filled_after_open(order))}
         card["description"] += (
@@ -269,13 +274,19 @@ def advice_body(generic: Schema, ruleset: BoxGame) -> Schema:
         {"required": ["rolls_left"], "properties": {"rolls_left": {"type": "integer"}}},
         {"required": ["scorecard"], "properties": {"scorecard": full}},
     ]
-    # Refused: dice, and neither rolls_left nor a full card.
-    body["not"] = {
-        "required": ["dice"], "properties": {"dice": {"type": "array"}}, "not": {"anyOf": told}
-    }
+    # Refused: dice, and neither rolls_left nor a full card; a bonus no game earns.
+    refused = [
+        {"required": ["dice"], "properties": {"dice": {"type": "array"}}, "not": {"anyOf": told}},
+        *bonus_refused(ruleset),
+    ]
+    body["not"] = {"anyOf": refused}
     body["description"] = (
         f"A position of {ruleset.name}. With `dice`, `rolls_left` is needed too, unless every "
-        "box is filled (the answer is then the final score)."
+        "box is filled (the answer is then the final score). A `yahtzee_bonus` above 0 needs "
+        "the box that earns it at its top points, and options that give one."
+        if ruleset.bonus_box
+        else f"A position of {ruleset.name}. With `dice`, `rolls_left` is needed too, unless "
+        "every box is filled (the answer is then the final score); `yahtzee_bonus` is 0."
     )
     return body
 
@@ -300,56 +311,3 @@ def ten_thousand_advice_body(generic: Schema, ruleset: Ruleset) -> Schema:
         "leaves one option, `pass`: the turn is lost."
     )
     return body
-
-
-def scorecard_schema(ruleset: BoxGame, points: Schema, *, reachable: bool = False) -> Schema:
-    """The ruleset's boxes, each to ``points`` or null; with ``reachable``, an upper box's
-    points only those its dice can make (0, 1 x its face ... 5 x its face). That is enough
-    for the upper total to be one dice can make, which is what the service checks; it also
-    takes other points whose total dice can make, a sum that a schema cannot state."""
-    boxes = {}
-    for box in ruleset.boxes:
-        boxes[box.id] = dict(points)
-        if reachable and box.section == "upper":
-            made = box_points(box, ruleset.dice)
-            boxes[box.id] = {"type": "integer", "nullable": True, "enum": [*made, None]}
-    said = "Box id to points, or null for an open box; missing boxes are open."
-    if reachable:
-        said += (
-            " An upper box holds points its dice can make (the service takes any upper "
-            "boxes whose total dice can make)."
-        )
-    return {
-        "type": "object",
-        "properties": boxes,
-        "additionalProperties": False,
-        "description": said,
-    }
-
-
-def box_points(box: Box, dice: int) -> list[int]:
-    """Every number of points some throw of so many dice scores in the box."""
-    throws = combinations_with_replacement(range(1, 7), dice)
-    return sorted({box.score(list(faces)) for faces in throws})
-
-
-def fill_order(ruleset: BoxGame) -> list[str] | None:
-    """The order the ruleset fills its boxes in, if it offers one box at a time (Forced
-    Yatzy); None if any open box may be filled."""
-    card: dict[str, int | None] = {box.id: None for box in ruleset.boxes}
-    options = ruleset.validate_options({})
-    dice = [1] * ruleset.dice
-    order: list[str] = []
-    while legal := ruleset.legal(card, dice, options):
-        if len(legal) > 1:
-            return None
-        (box_id,) = legal
-        order.append(box_id)
-        card[box_id] = 0
-    return order
-
-
-def filled_after_open(order: list[str]) -> Iterator[Schema]:
-    """A card of a fixed-order game that fills a box after one still open."""
-    for earlier, later in pairwise(order):
-        yield {"required": [later], "properties": {earlier: OPEN, later: FILLED}}

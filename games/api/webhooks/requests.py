@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from games.hooks import services
-from games.http.strict import StrictSerializer
+from games.http.strict import StrictListField, StrictSerializer
 
 EVENT_NOTES = (
     "`turn.started`: a seat of this key's games is to move (`{game, seat, version, "
@@ -17,7 +17,7 @@ class WebhookIn(StrictSerializer):
     url = serializers.URLField(
         max_length=2000, help_text="Where to POST each event: http:// or https://, a public host."
     )
-    events = serializers.ListField(
+    events = StrictListField(
         child=serializers.ChoiceField(choices=list(services.EVENTS)),
         min_length=1, max_length=len(services.EVENTS), help_text=EVENT_NOTES,
     )

@@ -1,13 +1,17 @@
 """Build the optimal-strategy tables before the service serves: requests never build one.
 
 Run by ``make run`` and docker-compose.yml before the server starts. A table already on disk
-and fresh (solved by this engine, see ``scoring.strategy.table``) is only checked, so a
+and fresh (solved by this engine, see ``scoring.boxgames.strategy.table``) is only checked, so a
 second start builds nothing; a missing or stale one is built. Several processes running it
-at once build each table once (see ``scoring.strategy.api``).
+at once build each table once (see ``scoring.boxgames.strategy.api``).
 
 Ten Thousand has one table per bank minimum (every target up to 10,000 shares it): those of
 the setting ``TEN_THOUSAND_BANK_MINIMUMS`` (by default 0 and 350, unless the operator lists
-more) are built here; another is built in the background at its first request.
+more) are built here; another is queued at its first request and built by a worker.
+
+The deployment's database is the tables' store (``games.work.tables``): a table missing from
+the folder that the database has is copied from it rather than solved again, and a table
+built here is stored there for every other process and host (``--folder-only``: neither).
 """
 
 import itertools
@@ -22,10 +26,17 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring import RuleError, get_ruleset
-from scoring.strategy import SUPPORTED, StaleTable, Table, build_table, load_table, prepare_table
-from scoring.strategy.table import read
-from scoring.strategy.tenthousand_tables import SolvedTables, load_tables, prepare_tables
+from scoring import RuleError, family_of, get_ruleset
+from scoring.boxgames.strategy import (
+    SUPPORTED,
+    StaleTable,
+    Table,
+    build_table,
+    load_table,
+    prepare_table,
+)
+from scoring.boxgames.strategy.table import read
+from scoring.tenthousand.strategy.tables import SolvedTables, load_tables, prepare_tables
 
 TEN_THOUSAND = "ten-thousand"
 # What a build gives back: the table and whether it was built, or the file it was written to.
@@ -57,14 +68,19 @@ class Command(BaseCommand):
         parser.add_argument("--folder", default=None, help="where to keep them (STRATEGY_DIR)")
         parser.add_argument("--force", action="store_true", help="rebuild fresh tables too")
         parser.add_argument(
+            "--folder-only", action="store_true",
+            help="neither copy tables from the database nor store those built there",
+        )
+        parser.add_argument(
             "--jobs", type=int, default=DEFAULT_JOBS,
             help=f"tables built at once, each in a process of its own (default {DEFAULT_JOBS})",
         )
 
     def handle(
         self, *args: Any, rulesets: list[str], folder: str | Path | None, force: bool, jobs: int,
-        **kw: Any,
+        folder_only: bool, **kw: Any,
     ) -> None:
+        self.shared = not folder_only
         unknown = [name for name in rulesets if name not in BUILT]
         if unknown:
             raise CommandError(
@@ -79,16 +95,19 @@ class Command(BaseCommand):
         missing = []
         for ruleset_id, options in wanted:
             started = time.perf_counter()
+            done = "ready"
             try:
                 if force:
                     raise StaleTable("--force")
                 table = _load(ruleset_id, options, folder)
             except (FileNotFoundError, StaleTable):
-                missing.append((ruleset_id, options))
-                continue
+                if force or not self.copied(ruleset_id, options, folder):
+                    missing.append((ruleset_id, options))
+                    continue
+                table, done = _load(ruleset_id, options, folder), "copied from the database"
             except RuleError as error:
                 raise CommandError(error.detail) from error
-            self.report(ruleset_id, options, table, "ready", started)
+            self.report(ruleset_id, options, table, done, started)
         jobs = max(1, min(jobs, len(missing)))
         build: Callable[[str, dict[str, Any], Any], Made] = _build if force else _prepare
         built = 0
@@ -97,6 +116,7 @@ class Command(BaseCommand):
             for ruleset_id, options in missing:
                 table, new = _outcome(build(ruleset_id, options, folder))
                 built += new
+                self.store(ruleset_id, options, table, new, started)
                 self.report(ruleset_id, options, table, "built" if new else "ready", started)
                 started = time.perf_counter()
         else:
@@ -112,8 +132,32 @@ class Command(BaseCommand):
                     ruleset_id, options = futures[future]
                     table, new = _outcome(future.result())
                     built += new
+                    self.store(ruleset_id, options, table, new, started)
                     self.report(ruleset_id, options, table, "built" if new else "ready", started)
         self.say(f"strategy tables in {folder}: {built} built")
+
+    def copied(self, ruleset_id: str, options: dict[str, Any], folder: Any) -> bool:
+        """Whether the table was copied into ``folder`` from the deployment's database."""
+        from games.work import tables  # not at import: --jobs' processes load no models
+
+        return self.shared and tables.fetch(tables.spec_of(ruleset_id, options), folder)
+
+    def store(
+        self,
+        ruleset_id: str,
+        options: dict[str, Any],
+        table: Table | SolvedTables,
+        new: bool,
+        started: float,
+    ) -> None:
+        """Store a table built here in the deployment's database (if it has none yet)."""
+        from games.work import tables
+
+        if self.shared and new and table.path is not None:
+            tables.keep_built(
+                tables.spec_of(ruleset_id, options), table.path.read_bytes(),
+                seconds=time.perf_counter() - started,
+            )
 
     def report(
         self,
@@ -123,13 +167,7 @@ class Command(BaseCommand):
         done: str,
         started: float,
     ) -> None:
-        if isinstance(table, SolvedTables):
-            value = (
-                f"first player wins {table.meta['first_player_wins']:.6f}, expected turns "
-                f"alone {table.meta['expected_turns']:.4f}"
-            )
-        else:
-            value = f"expected final score {table.start_value:.4f}"
+        value = family_of(ruleset_id).describe_table(table)
         self.say(
             f"{ruleset_id} {options or ''}: {done}, {value}, "
             f"{time.perf_counter() - started:.1f} s"

@@ -148,7 +148,7 @@ export const playerApi = new Api({
     invalid_api_key: "This API key is not valid, or it was revoked: ask your teacher for yours.",
     assignment_not_open: "This assignment is not open now.",
     assignment_complete: "Every game of this assignment is started already.",
-    strategy_unavailable: "The analysis is being prepared: try again in a moment.",
+    strategy_unavailable: "The strategy for these rules is being prepared: try again in a minute.",
   },
 });
 

@@ -10,6 +10,9 @@ import { keepSeat } from "./seats.js";
 // Strategies of computer seats (docs/contract.md, "Games"); Ten Thousand also has its original game's player.
 const COMPUTERS = ["random", "greedy", "optimal"];
 const TEN_THOUSAND_COMPUTERS = [...COMPUTERS, "classic"];
+// Tries of a creation while its computer seats' strategy is being prepared (15 s apart: about
+// four minutes, past the longest build).
+const PREPARING_TRIES = 16;
 
 export class StartScreen {
   constructor(main, rulesets, navigate) {
@@ -177,6 +180,15 @@ export class StartScreen {
     }
     const button = event.submitter;
     if (button) button.disabled = true;
+    await this.create(body, button, 0);
+  }
+
+  /**
+   * Create the game; while the strategy of its computer seats is being prepared (503
+   * strategy_unavailable: built once by the service, within a minute), say so and try again
+   * by itself after Retry-After, a few times (a refused creation changed nothing).
+   */
+  async create(body, button, tries) {
     try {
       const { data: game } = await playerApi.post("/games/", body);
       for (const player of game.players) {
@@ -184,6 +196,15 @@ export class StartScreen {
       }
       this.navigate(`/play/${game.id}/`);
     } catch (error) {
+      if (error.code === "strategy_unavailable" && tries < PREPARING_TRIES) {
+        const wait = Math.min(Math.max(error.retryAfter ?? 5, 2), 60);
+        this.problem.textContent =
+          "Preparing the computer's strategy for these rules: the game starts by itself " +
+          `once it is ready (trying again in ${wait} s).`;
+        this.problem.hidden = false;
+        setTimeout(() => this.create(body, button, tries + 1), wait * 1000);
+        return;
+      }
       showProblem(this.problem, error);
       if (button) button.disabled = false;
     }

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from scoring.tenthousand import best_free_selection
+from scoring.tenthousand.points import best_free_selection
 from tests.live.conftest import LiveService
 
 GAME_URL = re.compile(r"/play/([0-9a-f-]{36})/$")

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.tenthousand import best_free_selection
+from scoring.tenthousand.points import best_free_selection
 
 from .play import (
     JOIN,
