@@ -8,7 +8,9 @@ and how advice spells a move.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
+
+from .state import Json
 
 Positions = tuple[int, ...]
 
@@ -21,7 +23,7 @@ def positions(given: Sequence[int] | None) -> Positions | None:
 class Command:
     action: ClassVar[str]
 
-    def args(self) -> dict[str, Any]:
+    def args(self) -> dict[str, Json]:
         """The request body that asks for this command (absent fields left out)."""
         return {
             name: list(value) if isinstance(value, tuple) else value
@@ -90,7 +92,7 @@ TURN_MOVES: tuple[type[Command], ...] = (Roll, Hold, Score, Scratch, Bank, Pass)
 _BY_ACTION = {kind.action: kind for kind in TURN_MOVES}
 
 
-def command_for(action: str, args: Mapping[str, Any] | None = None) -> Command:
+def command_for(action: str, args: Mapping[str, object] | None = None) -> Command:
     """A turn move from its action word and body (``("roll", {"hold": [0, 1]})``), the
     inverse of ``action`` and ``args()``: how a script or a log spells moves. The HTTP layer
     and the computer players build commands directly."""

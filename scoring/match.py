@@ -11,15 +11,15 @@ open to ``join``; the game waits while there are any) and ``abandoned``. The gam
 is :func:`status` of its state, and nothing else.
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
 from .commands import Command, Join, Leave, Start
 from .dice import Dice, Rng
 from .errors import ProblemCode, RuleError
 from .ruleset import Event, Outcome, Ruleset, State, copied
+from .state import Options
 
 
 class GameStatus(StrEnum):
@@ -33,7 +33,7 @@ class GameStatus(StrEnum):
 
 
 # (ruleset, state, level, options, rng) -> the next command of the current (computer) seat.
-Strategy = Callable[[Ruleset, State, str, Mapping[str, Any], Rng], Command]
+Strategy = Callable[[Ruleset, State, str, Options, Rng], Command]
 
 # A bound on the moves computer seats make after one command, the last guard of a
 # request's work: a whole game of computers fits several times over (eight Ten Thousand
@@ -65,7 +65,7 @@ class Seat:
 @dataclass(frozen=True)
 class Match:
     ruleset: Ruleset
-    options: Mapping[str, Any]
+    options: Options
     seats: Sequence[Seat]
     strategy: Strategy | None = None
 

@@ -2,13 +2,15 @@
 types, read from a JSON document (:func:`parse`) and stated as a JSON Schema (:func:`shape`),
 so that the two cannot disagree. What a record says is judged by ``scoring.records``."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final, cast, overload
 
 from .errors import ProblemCode, RuleError
 from .match import GameStatus, Seat
 from .registry import RULESETS
 from .ruleset import Ruleset
+from .state import Json
 from .verifiable import ALGORITHMS, check_client_seed
 
 FORMAT: Final = "dice-games-record/1"
@@ -28,13 +30,13 @@ class Logged:
     seq: int
     type: str
     seat: int | None
-    data: dict[str, Any]
+    data: dict[str, Json]
 
 
 @dataclass(frozen=True)
 class Record:
     ruleset: Ruleset
-    options: dict[str, Any]
+    options: dict[str, Json]
     players: list[Seat]
     seat_numbers: list[int]
     algorithm: str
@@ -79,7 +81,7 @@ def parse(document: object) -> Record:
         ruleset=ruleset,
         options=options,
         players=seats,
-        seat_numbers=[player["seat"] for player in players],
+        seat_numbers=[cast(dict[str, int], player)["seat"] for player in players],  # _seat checked
         algorithm=algorithm,
         commitment=_text(dice["commitment"], "dice.commitment", null=True),
         client_seed=client_seed,
@@ -102,15 +104,15 @@ MOST_SEATS = 8
 CLIENT_SEED_PATTERN = "^[ -9;-~]{1,64}$"
 
 
-def shape() -> dict[str, Any]:
+def shape() -> dict[str, object]:
     """The JSON Schema of what :func:`parse` takes: a document that fits it is a record (and
     is judged), any other is refused."""
     text, number = {"type": "string"}, {"type": "integer"}
 
-    def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    def nullable(schema: Mapping[str, object]) -> dict[str, object]:
         return {**schema, "nullable": True}
 
-    def obj(keys: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
+    def obj(keys: tuple[str, ...], **properties: Mapping[str, object]) -> dict[str, object]:
         return {"type": "object", "required": list(keys), "properties": properties}
 
     numbers = {"type": "array", "maxItems": MOST_NUMBERS, "items": number}
@@ -152,7 +154,7 @@ def shape() -> dict[str, Any]:
 MOST_NUMBERS = 64
 
 
-def _object(value: object, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
+def _object(value: object, where: str, keys: tuple[str, ...]) -> dict[str, Json]:
     if not isinstance(value, dict):
         raise NotARecord(where, "must be an object")
     missing = [key for key in keys if key not in value]
@@ -161,7 +163,7 @@ def _object(value: object, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     return value
 
 
-def _list(value: object, where: str, *, most: int) -> list[Any]:
+def _list(value: object, where: str, *, most: int) -> list[object]:
     if not isinstance(value, list):
         raise NotARecord(where, "must be a list")
     if len(value) > most:
@@ -169,7 +171,15 @@ def _list(value: object, where: str, *, most: int) -> list[Any]:
     return value
 
 
-def _text(value: object, where: str, *, null: bool = False) -> Any:
+@overload
+def _text(value: object, where: str) -> str: ...
+
+
+@overload
+def _text(value: object, where: str, *, null: bool) -> str | None: ...
+
+
+def _text(value: object, where: str, *, null: bool = False) -> str | None:
     if value is None and null:
         return None
     if not isinstance(value, str):
@@ -177,7 +187,15 @@ def _text(value: object, where: str, *, null: bool = False) -> Any:
     return value
 
 
-def _int(value: object, where: str, *, null: bool = False) -> Any:
+@overload
+def _int(value: object, where: str) -> int: ...
+
+
+@overload
+def _int(value: object, where: str, *, null: bool) -> int | None: ...
+
+
+def _int(value: object, where: str, *, null: bool = False) -> int | None:
     if value is None and null:
         return None
     if type(value) is not int:

@@ -16,13 +16,14 @@ per thrown die, and the record's size is limited by whoever reads it (the API: 1
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import cast
 
 from .commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
 from .errors import RuleError
 from .match import Match, Seat, status
 from .record_format import Logged, Record, parse
 from .ruleset import Event, Ruleset, State
+from .state import Created, OptionValue
 from .verifiable import DerivedDice, commitment
 
 # Events a move writes but no command asks for: they are compared, never replayed.
@@ -207,7 +208,7 @@ def _command(event: Logged, *, holds: bool) -> Command | None:
             return Roll()
         case "rolled":
             thrown = data.get("thrown")
-            count = len(data["dice"]) if isinstance(data.get("dice"), list) else 0
+            count = len(shown) if isinstance(shown := data.get("dice"), list) else 0
             if not isinstance(thrown, list):
                 raise _Stop(Problem(event.seq, "die_mismatch", "a throw must list the dice thrown"))
             return Roll(hold=tuple(i for i in range(count) if i not in thrown))
@@ -248,14 +249,14 @@ def _replay(
         raise _Stop(Problem(None, "illegal_move", "the log must open with a created event"))
     options = _in_order(record)
     seats = _created(record, events[0])
-    first = events[0].data.get("open_seats", 0)
+    first = cast(int, events[0].data.get("open_seats", 0))  # a bad count fails as a move
     moves = commands(events, record.ruleset)
     dice = _LoggedDice((e for e in events if e.type == "rolled"), derived, verdict)
     log = _Log([event for event in events if event.type not in NOTICES])
-    log.check([Event("created", None, events[0].data)])
+    log.check([Event("created", None, cast(Created, events[0].data))])
     last: list[int] = [1]  # the seq of the move being played
 
-    def recorded(ruleset: Ruleset, state: State, level: str, options: Any, mind: Any) -> Command:
+    def recorded(ruleset: Ruleset, state: State, *_: object) -> Command:
         """A computer seat's move: the next one of the log, which must be that seat's."""
         move = next(moves, None)
         if move is None or move.command is None or move.seat != state["current"]:
@@ -297,7 +298,7 @@ def _replay(
     return match, state
 
 
-def _in_order(record: Record) -> dict[str, Any]:
+def _in_order(record: Record) -> dict[str, OptionValue]:
     """What a record's types cannot say: its seats and its log are numbered in order, and
     its options are the ruleset's."""
     for index, number in enumerate(record.seat_numbers):

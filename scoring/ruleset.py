@@ -1,32 +1,51 @@
 """What every ruleset offers the service: its description, its options, and its moves.
 
-A ruleset is pure: it takes a game state (a JSON-ready dict that only the ruleset reads)
-and an action, and returns the new state with the events and score entries the move
-produced, or raises a :class:`RuleError` carrying the contract's stable code.
+A ruleset is pure: it takes a game state (a JSON-ready dict that only the ruleset reads,
+typed per family in :mod:`scoring.state`) and an action, and returns the new state with the
+events and score entries the move produced, or raises a :class:`RuleError` carrying the
+contract's stable code.
 """
 
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from .commands import Command
 from .dice import Dice, DiceSource, dice_source
 from .errors import ProblemCode, RuleError
+from .state import (
+    BoxSeat,
+    BoxTurn,
+    CommonState,
+    EventData,
+    GameState,
+    Json,
+    JsonObject,
+    Options,
+    OptionValue,
+    TenThousandSeat,
+    TenThousandTurn,
+)
 
-State = dict[str, Any]
+# The state of whichever family (kept under its old name for code that serves them all).
+State = GameState
+# The state of the ruleset at hand: each family's engine reads its own keys.
+S = TypeVar("S", bound=CommonState)
 
 
-def copied(state: State) -> State:
+def copied(state: S) -> S:
     """A copy of a state that shares nothing mutable with it, as ``copy.deepcopy`` makes.
 
     A state is JSON-ready data, so its containers are dicts and lists of plain values; they
     are copied directly, which is several times quicker than ``deepcopy``'s general walk (a
-    move copies its game's state once). Any other container is left to ``deepcopy``."""
+    move copies its game's state once). Other containers are left to ``deepcopy``."""
     return _copied(state)
 
 
+# The walker takes any JSON value; it is typed Any rather than narrowed with ``cast``, whose
+# call on every container would cost a tenth of a copy.
 def _copied(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
@@ -63,15 +82,15 @@ class Option:
     """
 
     id: str
-    values: tuple[Any, ...]
-    default: Any
+    values: tuple[OptionValue, ...]
+    default: OptionValue
     description: str
     kind: type = str
     minimum: int | None = field(default=None, kw_only=True)
     maximum: int | None = field(default=None, kw_only=True)
     step: int | None = field(default=None, kw_only=True)
 
-    def check(self, value: object) -> Any:
+    def check(self, value: object) -> OptionValue:
         # bool is a subclass of int: compare types exactly so that true is not 1.
         if (
             type(value) is not self.kind
@@ -82,9 +101,11 @@ class Option:
                 ProblemCode.INVALID,
                 f"option {self.id!r} takes {self.allowed()}", field=f"options.{self.id}"
             )
-        return value
+        return cast(OptionValue, value)
 
-    def _within_bounds(self, value: Any) -> bool:
+    def _within_bounds(self, value: object) -> bool:
+        if not isinstance(value, int):
+            return True  # bounds are for whole numbers only
         return (
             (self.minimum is None or value >= self.minimum)
             and (self.maximum is None or value <= self.maximum)
@@ -118,7 +139,7 @@ def _spell(value: object) -> str:
 class Event:
     type: str
     seat: int | None
-    data: dict[str, Any]
+    data: EventData
 
 
 @dataclass(frozen=True)
@@ -132,8 +153,8 @@ class Entry:
 
 
 @dataclass
-class Outcome:
-    state: State
+class Outcome(Generic[S]):
+    state: S
     events: list[Event] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
 
@@ -144,16 +165,16 @@ class View:
 
     round: int
     current_seat: int | None
-    turn: dict[str, Any]
+    turn: BoxTurn | TenThousandTurn
     choices: dict[str, int]
-    players: list[dict[str, Any]]
+    players: list[BoxSeat] | list[TenThousandSeat]
     totals: list[int]
     finished: bool
     winners: list[int]
     left: list[bool] = field(default_factory=list)
 
 
-class Ruleset(ABC):
+class Ruleset(ABC, Generic[S]):
     id: str
     name: str
     description: str
@@ -165,7 +186,7 @@ class Ruleset(ABC):
     options: tuple[Option, ...] = ()
     moves: frozenset[type[Command]] = frozenset()
 
-    def validate_options(self, given: Mapping[str, object] | None) -> dict[str, Any]:
+    def validate_options(self, given: Mapping[str, object] | None) -> dict[str, OptionValue]:
         """The full set of options for a new game: defaults filled in, unknown ones refused."""
         given = given or {}
         known = {option.id: option for option in self.options}
@@ -188,25 +209,25 @@ class Ruleset(ABC):
                 field="players",
             )
 
-    def check_unattended(self, options: Mapping[str, Any]) -> None:
+    def check_unattended(self, options: Options) -> None:
         """Refuse options that would make a game of computers only too long to play at once
         (it is played to its end within the request that creates it). Box games have a
         fixed number of rounds, so nothing is refused by default."""
         return None
 
     @abstractmethod
-    def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
+    def new_state(self, *, seats: int, options: Options) -> S:
         """The state before anyone has moved."""
 
     def move(
         self,
-        state: State,
+        state: S,
         *,
         seat: int,
         command: Command,
-        options: Mapping[str, Any],
+        options: Options,
         rng: Dice,
-    ) -> Outcome:
+    ) -> Outcome[S]:
         """Apply one move of ``seat``; the given state is never modified.
 
         Every state holds ``current`` (the seat to move) and ``finished``; what a move does
@@ -227,24 +248,24 @@ class Ruleset(ABC):
     @abstractmethod
     def play(
         self,
-        outcome: Outcome,
+        outcome: Outcome[S],
         *,
         command: Command,
-        options: Mapping[str, Any],
+        options: Options,
         dice: DiceSource,
     ) -> None:
         """Play one of :attr:`moves` for the current seat on ``outcome.state``, in place;
         every throw asks ``dice`` with its coordinates (:meth:`turn_index` for the turn)."""
 
     @abstractmethod
-    def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def end_turn(self, outcome: Outcome[S], options: Options) -> None:
         """Clear the current turn, then end the game or hand the dice on (:meth:`advance`)."""
 
     @abstractmethod
-    def finish(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def finish(self, outcome: Outcome[S], options: Options) -> None:
         """End the game now: the winners and a ``finished`` event."""
 
-    def leave(self, state: State, *, seat: int, options: Mapping[str, Any], end: bool) -> Outcome:
+    def leave(self, state: S, *, seat: int, options: Options, end: bool) -> Outcome[S]:
         """``seat`` resigns: its later turns are skipped, its total stands, it cannot win.
 
         ``end`` (the service's word that no person is left to play) ends the game at once;
@@ -264,14 +285,14 @@ class Ruleset(ABC):
         return outcome
 
     @staticmethod
-    def turn_index(state: State) -> int:
+    def turn_index(state: CommonState) -> int:
         """How many turns the current seat has had before this one, which its dice are
         derived from. Every seat still playing has one turn a round and a seat that leaves
         never plays again, so it is the round's number from 0: the state needs no counter."""
         return state["round"] - 1
 
     @staticmethod
-    def advance(state: State, *, stop_at: int | None = None) -> bool:
+    def advance(state: CommonState, *, stop_at: int | None = None) -> bool:
         """Hand the turn to the next seat still playing; a new round when play wraps.
 
         Answers False, moving nothing, when play would first reach ``stop_at`` (the seat
@@ -291,11 +312,11 @@ class Ruleset(ABC):
         return False
 
     @abstractmethod
-    def view(self, state: State, *, options: Mapping[str, Any]) -> View:
+    def view(self, state: S, *, options: Options) -> View:
         """What players see of ``state``."""
 
     @abstractmethod
-    def calculate(self, body: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
+    def calculate(self, body: JsonObject, *, options: Options) -> dict[str, Json]:
         """The stateless score calculator's answer for a request body."""
 
 

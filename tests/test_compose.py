@@ -1,5 +1,7 @@
 """docker-compose.yml, read as data: the services start in the right order, healthy."""
 
+import socket
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +126,19 @@ def test_the_rate_limit_counters_live_in_the_redis_service(compose: dict[str, An
     assert redis["image"].startswith("redis:")
     assert "redis-cli" in " ".join(redis["healthcheck"]["test"])
     assert compose["services"]["web"]["environment"]["REDIS_URL"].startswith("redis://redis:")
+
+
+def test_the_web_s_start_leaves_the_workers_figures_in_the_shared_folder(
+    compose: dict[str, Any], tmp_path: Path
+) -> None:
+    """The web and worker containers share the metrics volume: the web container's start
+    removes its own processes' files (named by its host name), never a running worker's."""
+    script = compose["services"]["web"]["command"][-1]
+    (step,) = [part for part in script.split(" && ") if part.startswith("find /app/metrics")]
+    step = step.replace("/app/metrics", str(tmp_path)).replace("$$", "$")
+    own = tmp_path / f"counter_{socket.gethostname()}-7.db"
+    worker = tmp_path / "counter_worker1-1.db"
+    for path in (own, worker):
+        path.write_bytes(b"")
+    subprocess.run(["sh", "-c", step], check=True)
+    assert not own.exists() and worker.exists()

@@ -41,6 +41,7 @@ from scoring.commands import TURN_MOVES, Command, Join, Leave
 from scoring.match import GameStatus, Match, Seat, status
 from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
+from scoring.state import Created, SeatListed
 from scoring.strategy.players import computer_command, levels_for
 
 
@@ -125,9 +126,14 @@ def game_create(
     match = _match(game, players)
     outcome = match.new(open_seats=open_seats, dice=dice_for(game), mind=mind_for(game))
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
-    seats = [{"seat": s, "name": p.name, "computer": p.computer} for s, p in enumerate(players)]
-    created = {"ruleset": ruleset.id, "options": chosen, "seed": seed, "players": seats}
-    outcome.events.insert(0, RuleEvent("created", None, created | {"open_seats": open_seats}))
+    seats: list[SeatListed] = [
+        {"seat": s, "name": p.name, "computer": p.computer} for s, p in enumerate(players)
+    ]
+    created: Created = {
+        "ruleset": ruleset.id, "options": chosen, "seed": seed, "players": seats,
+        "open_seats": open_seats,
+    }
+    outcome.events.insert(0, RuleEvent("created", None, created))
     seated = [
         Player(
             game=game,

@@ -23,21 +23,21 @@ import logging
 import os
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import DateTimeField, ExpressionWrapper, Q
+from django.db.models import DateTimeField, ExpressionWrapper, Q, QuerySet
 from django.db.models.functions import Now
 
 from games.models import StrategyTable
 from scoring import family_of
+from scoring.state import OptionValue
 
 log = logging.getLogger("games.work")
 
@@ -63,12 +63,12 @@ class Spec:
     """One table: its ruleset, full options, file name and engine fingerprint."""
 
     ruleset: str
-    options: dict[str, Any]
+    options: dict[str, OptionValue]
     name: str
     fingerprint: str
 
 
-def spec_of(ruleset_id: str, options: dict[str, Any]) -> Spec:
+def spec_of(ruleset_id: str, options: Mapping[str, OptionValue]) -> Spec:
     """The table these (validated) options of this ruleset need."""
     return _spec(ruleset_id, json.dumps(options, sort_keys=True))
 
@@ -81,7 +81,7 @@ def _spec(ruleset_id: str, options_json: str) -> Spec:
     return Spec(ruleset_id, full, name, digest)
 
 
-def _row(spec: Spec) -> Any:
+def _row(spec: Spec) -> QuerySet[StrategyTable]:
     return StrategyTable.objects.filter(name=spec.name, fingerprint=spec.fingerprint)
 
 
@@ -177,7 +177,7 @@ def take(*, lease_seconds: float) -> Taken | None:
     return Taken(row.pk, lease, spec, row.attempts + 1)
 
 
-def _held(taken: Taken) -> Any:
+def _held(taken: Taken) -> QuerySet[StrategyTable]:
     return StrategyTable.objects.filter(pk=taken.pk, lease=taken.lease, built_at__isnull=True)
 
 

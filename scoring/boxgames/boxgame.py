@@ -11,14 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any
 
 from ..commands import Command, Hold, Roll, Score, Scratch
 from ..dice import DiceSource, check_dice, check_indices
 from ..errors import ProblemCode, RuleError
-from ..ruleset import Category, Entry, Event, Outcome, Ruleset, State, View, best_seats
-
-Card = dict[str, int | None]
+from ..ruleset import Category, Entry, Event, Outcome, Ruleset, View, best_seats
+from ..state import BoxSeat, BoxState, Card, Json, JsonObject, Options
 
 # The most ``hold`` moves one turn takes. Holding changes no die, so without a bound one
 # turn could log holds for ever; thirty is far more than any player needs between three
@@ -54,7 +52,7 @@ def spelled_points(points: Sequence[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-class BoxGame(Ruleset):
+class BoxGame(Ruleset[BoxState]):
     boxes: tuple[Box, ...]
     upper_bonus_threshold: int
     upper_bonus_points: int
@@ -69,17 +67,17 @@ class BoxGame(Ruleset):
 
     # -- hooks -------------------------------------------------------------------------
 
-    def legal(self, card: Card, dice: Sequence[int], options: Mapping[str, Any]) -> dict[str, int]:
+    def legal(self, card: Card, dice: Sequence[int], options: Options) -> dict[str, int]:
         """Every box that may be filled now with these dice, and the points it would take."""
         return {box.id: box.score(dice) for box in self.boxes if card[box.id] is None}
 
     def fill_bonus(
-        self, card: Card, dice: Sequence[int], options: Mapping[str, Any], bonus: int
+        self, card: Card, dice: Sequence[int], options: Options, bonus: int
     ) -> int:
         """Points earned besides the box itself when a box is filled (card before the fill)."""
         return 0
 
-    def seat_view(self, card: Card, bonus: int) -> dict[str, Any]:
+    def seat_view(self, card: Card, bonus: int) -> BoxSeat:
         upper = sum(card[box.id] or 0 for box in self.boxes if box.section == "upper")
         lower = sum(card[box.id] or 0 for box in self.boxes if box.section == "lower")
         upper_bonus = self.upper_bonus_points if upper >= self.upper_bonus_threshold else 0
@@ -92,7 +90,7 @@ class BoxGame(Ruleset):
 
     # -- state -------------------------------------------------------------------------
 
-    def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
+    def new_state(self, *, seats: int, options: Options) -> BoxState:
         self.check_seats(seats)
         return {
             "round": 1,
@@ -109,10 +107,10 @@ class BoxGame(Ruleset):
             "winners": [],
         }
 
-    def rolls_left(self, state: State) -> int:
+    def rolls_left(self, state: BoxState) -> int:
         return self.rolls_per_turn + state["saved"][state["current"]] - state["rolls_used"]
 
-    def view(self, state: State, *, options: Mapping[str, Any]) -> View:
+    def view(self, state: BoxState, *, options: Options) -> View:
         players = [
             self.seat_view(card, bonus)
             for card, bonus in zip(state["cards"], state["bonus"], strict=True)
@@ -144,10 +142,10 @@ class BoxGame(Ruleset):
 
     def play(
         self,
-        outcome: Outcome,
+        outcome: Outcome[BoxState],
         *,
         command: Command,
-        options: Mapping[str, Any],
+        options: Options,
         dice: DiceSource,
     ) -> None:
         match command:
@@ -164,7 +162,7 @@ class BoxGame(Ruleset):
             case Score(category=category) | Scratch(category=category):
                 self._fill(outcome, category, options, scratch=isinstance(command, Scratch))
 
-    def _set_held(self, state: State, hold: object) -> list[int]:
+    def _set_held(self, state: BoxState, hold: object) -> list[int]:
         indices = check_indices(hold, self.dice)
         if indices and state["dice"] is None:
             raise RuleError(
@@ -173,26 +171,27 @@ class BoxGame(Ruleset):
         state["held"] = [i in indices for i in range(self.dice)]
         return indices
 
-    def _roll(self, outcome: Outcome, hold: object, dice: DiceSource) -> None:
+    def _roll(self, outcome: Outcome[BoxState], hold: object, dice: DiceSource) -> None:
         state = outcome.state
         seat = state["current"]
         if self.rolls_left(state) <= 0:
             raise RuleError(ProblemCode.NO_ROLLS_LEFT, "no rolls are left this turn: fill a box")
         if hold is not None:
             self._set_held(state, hold)
-        if state["dice"] is None:
-            state["dice"] = [0] * self.dice
+        shown = state["dice"]
+        if shown is None:
+            shown = state["dice"] = [0] * self.dice
             state["held"] = [False] * self.dice
         thrown = [i for i, held in enumerate(state["held"]) if not held]
         faces = dice.throw(seat, self.turn_index(state), state["rolls_used"], thrown)
         for i, face in zip(thrown, faces, strict=True):
-            state["dice"][i] = face
+            shown[i] = face
         state["rolls_used"] += 1
         outcome.events.append(
-            Event("rolled", seat, {"dice": list(state["dice"]), "thrown": thrown})
+            Event("rolled", seat, {"dice": list(shown), "thrown": thrown})
         )
 
-    def _hold(self, outcome: Outcome, hold: object) -> None:
+    def _hold(self, outcome: Outcome[BoxState], hold: object) -> None:
         state = outcome.state
         indices = check_indices(hold, self.dice)
         if state["dice"] is None:
@@ -219,7 +218,7 @@ class BoxGame(Ruleset):
         return category
 
     def _fill(
-        self, outcome: Outcome, category: object, options: Mapping[str, Any], *, scratch: bool
+        self, outcome: Outcome[BoxState], category: object, options: Options, *, scratch: bool
     ) -> None:
         state = outcome.state
         category = self.check_category(category)
@@ -256,21 +255,22 @@ class BoxGame(Ruleset):
         )
         self.end_turn(outcome, options)
 
-    def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def end_turn(self, outcome: Outcome[BoxState], options: Options) -> None:
         state = outcome.state
         if self.saves_rolls:
             state["saved"][state["current"]] = self.rolls_left(state)
-        state.update(dice=None, held=[False] * self.dice, rolls_used=0, holds=0)
+        state.update({"dice": None, "held": [False] * self.dice, "rolls_used": 0, "holds": 0})
         cards = [card for card, left in zip(state["cards"], state["left"], strict=True) if not left]
         done = all(value is not None for card in cards for value in card.values())
         if done or not self.advance(state):
             self.finish(outcome, options)
 
-    def finish(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def finish(self, outcome: Outcome[BoxState], options: Options) -> None:
         state = outcome.state
-        state.update(
-            dice=None, held=[False] * self.dice, rolls_used=0, holds=0, finished=True
-        )
+        state.update({
+            "dice": None, "held": [False] * self.dice, "rolls_used": 0, "holds": 0,
+            "finished": True,
+        })
         totals = self.view(state, options=options).totals
         state["winners"] = best_seats(totals, state["left"])
         outcome.events.append(
@@ -279,7 +279,7 @@ class BoxGame(Ruleset):
 
     # -- calculator --------------------------------------------------------------------
 
-    def calculate(self, body: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
+    def calculate(self, body: JsonObject, *, options: Options) -> dict[str, Json]:
         dice = check_dice(body.get("dice"), self.dice)
         card = self.check_card(body.get("scorecard"))
         return {"scores": self.legal(card, dice, options)}
@@ -315,12 +315,12 @@ class BoxGame(Ruleset):
             card[key] = value
         return card
 
-    def bonus_ceiling(self, options: Mapping[str, Any]) -> int:
+    def bonus_ceiling(self, options: Options) -> int:
         """The most points besides its boxes (:meth:`fill_bonus`) a seat can earn in a game
         with these options, its bonus box holding its top points: none here."""
         return 0
 
-    def most_bonus(self, card: Card, options: Mapping[str, Any]) -> int:
+    def most_bonus(self, card: Card, options: Options) -> int:
         """The most bonus points a seat with this card can have earned: a bonus needs the
         bonus box at its top points. How many boxes the card has filled is not counted (a
         schema cannot count them, and the schema says what is taken)."""
@@ -328,7 +328,7 @@ class BoxGame(Ruleset):
             return 0
         return self.bonus_ceiling(options)
 
-    def check_bonus(self, bonus: object, card: Card, options: Mapping[str, Any]) -> int:
+    def check_bonus(self, bonus: object, card: Card, options: Options) -> int:
         """A caller's bonus points beside a card: what some game reaching it has earned."""
         most = self.most_bonus(card, options)
         if type(bonus) is not int or not 0 <= bonus <= most or bonus % self.bonus_step:

@@ -5,12 +5,13 @@ solved for every ruleset but Maxi Yatzy, whose strongest player is a heuristic. 
 modules are imported on first use, so that the rules load without NumPy.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from ..commands import Command
 from ..family import Family, Folder, PlayerRng
-from ..ruleset import Ruleset, State
+from ..ruleset import Ruleset
+from ..state import BoxSeat, BoxState, BoxTurn, Json, LoggedEvent, Options, OptionValue
 from .boxgame import BoxGame
 from .yahtzee import Yahtzee
 from .yatzy import ForcedYatzy, MaxiYatzy, Yatzy
@@ -19,8 +20,13 @@ LEVELS = ("random", "greedy", "optimal")
 # What a box game's analysis reads: a roll's keep shows in the next ``rolled``.
 ANALYSIS_EVENTS = ("rolled", "scored", "scratched")
 
+if TYPE_CHECKING:  # the strategy is imported on first use (NumPy)
+    from .strategy.analysis import Analysis
+    from .strategy.api import Advice, Strategy
+    from .strategy.table import Table
 
-class BoxGames(Family):
+
+class BoxGames(Family[BoxState, "Strategy", "Advice", "Analysis"]):
     id = "box-games"
     name = "Box games"
 
@@ -28,13 +34,13 @@ class BoxGames(Family):
         self._rulesets: tuple[BoxGame, ...] = (Yahtzee(), Yatzy(), ForcedYatzy(), MaxiYatzy())
 
     @property
-    def rulesets(self) -> tuple[Ruleset, ...]:
+    def rulesets(self) -> tuple[Ruleset[BoxState], ...]:
         return self._rulesets
 
-    def levels(self, ruleset: Ruleset) -> tuple[str, ...]:
+    def levels(self, ruleset: Ruleset[BoxState]) -> tuple[str, ...]:
         return LEVELS
 
-    def computer_cost(self, ruleset: Ruleset, level: str) -> int:
+    def computer_cost(self, ruleset: Ruleset[BoxState], level: str) -> int:
         # random and greedy look at the open boxes; optimal reads a solved table, or (Maxi
         # Yatzy, unsolved) searches a heuristic at every move: measured by
         # tests/bench/computer_costs.py --requests (docs/operations.md).
@@ -42,17 +48,17 @@ class BoxGames(Family):
             return 1
         return 4 if self.solved(ruleset) else 7
 
-    def computer_game_moves(self, ruleset: Ruleset, level: str) -> int:
+    def computer_game_moves(self, ruleset: Ruleset[BoxState], level: str) -> int:
         box_game = cast(BoxGame, ruleset)
         return len(box_game.boxes) * (box_game.rolls_per_turn + 1)
 
     def computer_move(
         self,
-        ruleset: Ruleset,
-        state: State,
+        ruleset: Ruleset[BoxState],
+        state: BoxState,
         *,
         level: str,
-        options: Mapping[str, Any],
+        options: Options,
         rng: PlayerRng,
         folder: Folder,
     ) -> Command:
@@ -60,14 +66,14 @@ class BoxGames(Family):
 
         return box_move(_box(ruleset), state, level=level, options=options, rng=rng, folder=folder)
 
-    def solved(self, ruleset: Ruleset) -> bool:
+    def solved(self, ruleset: Ruleset[BoxState]) -> bool:
         from .strategy.model import SUPPORTED
 
         return ruleset.id in SUPPORTED
 
     def table_options(
-        self, ruleset: Ruleset, options: Mapping[str, Any] | None
-    ) -> tuple[str, dict[str, Any]]:
+        self, ruleset: Ruleset[BoxState], options: Options | None
+    ) -> tuple[str, dict[str, OptionValue]]:
         from .strategy.model import resolve
 
         solved, full = resolve(ruleset.id, options)
@@ -75,26 +81,26 @@ class BoxGames(Family):
 
     def load_table(
         self,
-        ruleset: Ruleset,
-        options: Mapping[str, Any] | None,
+        ruleset: Ruleset[BoxState],
+        options: Options | None,
         folder: Folder,
         *,
         build_missing: bool,
-    ) -> Any:
+    ) -> "Strategy":
         from .strategy.api import load_strategy
 
         return load_strategy(ruleset.id, options, folder, build_missing=build_missing)
 
     def prepare_table(
-        self, ruleset_id: str, table_options: Mapping[str, Any], folder: Folder
+        self, ruleset_id: str, table_options: Options, folder: Folder
     ) -> bool:
         from .strategy.api import prepare_table
 
         return prepare_table(ruleset_id, table_options, folder)[1]
 
     def table_file(
-        self, ruleset_id: str, table_options: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], str, dict[str, Any]]:
+        self, ruleset_id: str, table_options: Options
+    ) -> tuple[dict[str, OptionValue], str, dict[str, Json]]:
         from .strategy.model import model_for
         from .strategy.table import expected_meta, solver_for, table_path
 
@@ -102,47 +108,49 @@ class BoxGames(Family):
         meta = expected_meta(model, solver_for(model))
         return dict(model.options), table_path(".", model).name, meta
 
-    def describe_table(self, table: Any) -> str:
-        return f"expected final score {table.start_value:.4f}"
+    def describe_table(self, table: object) -> str:
+        return f"expected final score {cast('Table', table).start_value:.4f}"
 
     def advise(
-        self, ruleset: Ruleset, state: State, options: Mapping[str, Any], table: Any
-    ) -> Any:
+        self, ruleset: Ruleset[BoxState], state: BoxState, options: Options, table: "Strategy"
+    ) -> "Advice":
         from .strategy.api import advise_with
 
         view = ruleset.view(state, options=options)
-        player = view.players[state["current"]]
-        dice = view.turn["dice"]
+        # A box game's view shows box-game seats and turns.
+        player = cast(BoxSeat, view.players[state["current"]])
+        turn = cast(BoxTurn, view.turn)
+        dice = turn["dice"]
         return advise_with(
             table,
             player["scorecard"],
             player.get("yahtzee_bonus", 0),
             dice,
-            view.turn["rolls_left"] if dice is not None else None,
+            turn["rolls_left"] if dice is not None else None,
         )
 
     @property
     def analysis_events(self) -> tuple[str, ...]:
         return ANALYSIS_EVENTS
 
-    def analysis_refusal(self, ruleset: Ruleset, state: State) -> str | None:
+    def analysis_refusal(self, ruleset: Ruleset[BoxState], state: BoxState) -> str | None:
         return None
 
     def analyse(
         self,
-        ruleset: Ruleset,
-        state: State,
-        options: Mapping[str, Any],
-        table: Any,
-        log: Iterable[Mapping[str, Any]],
+        ruleset: Ruleset[BoxState],
+        state: BoxState,
+        options: Options,
+        table: "Strategy",
+        log: Iterable[LoggedEvent],
         seats: Sequence[int],
-    ) -> Any:
+    ) -> "Analysis":
         from .strategy.analysis import analyse_with
 
         return analyse_with(table, log, seats)
 
 
-def _box(ruleset: Ruleset) -> BoxGame:
+def _box(ruleset: Ruleset[BoxState]) -> BoxGame:
     """The ruleset as the box game it is: the registry hands a family its own only."""
     return cast("BoxGame", ruleset)
 

@@ -1,10 +1,10 @@
 """Official Yahtzee (``docs/games/yahtzee.md``), with its Joker and Yahtzee bonus house rules."""
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..dice import counts
 from ..ruleset import Option
+from ..state import BoxSeat, Options
 from .boxgame import Box, BoxGame, Card
 from .faces import UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run, most_of_a_kind
 
@@ -84,7 +84,7 @@ class Yahtzee(BoxGame):
         ),
     )
 
-    def legal(self, card: Card, dice: Sequence[int], options: Mapping[str, Any]) -> dict[str, int]:
+    def legal(self, card: Card, dice: Sequence[int], options: Options) -> dict[str, int]:
         scores = super().legal(card, dice, options)
         joker = options["joker"]
         if joker == "none" or not all_same(dice) or card["yahtzee"] is None:
@@ -102,7 +102,7 @@ class Yahtzee(BoxGame):
         return lower_open or scores
 
     def fill_bonus(
-        self, card: Card, dice: Sequence[int], options: Mapping[str, Any], bonus: int
+        self, card: Card, dice: Sequence[int], options: Options, bonus: int
     ) -> int:
         rule = options["yahtzee_bonus"]
         if rule == "none" or card["yahtzee"] != 50 or not all_same(dice):
@@ -111,12 +111,12 @@ class Yahtzee(BoxGame):
             return 0
         return YAHTZEE_BONUS
 
-    def bonus_ceiling(self, options: Mapping[str, Any]) -> int:
+    def bonus_ceiling(self, options: Options) -> int:
         """Each bonus fills another box of the card; the house rule may allow one, or none."""
         rule = options["yahtzee_bonus"]
         if rule == "none":
             return 0
         return YAHTZEE_BONUS * (1 if rule == "single" else len(self.boxes) - 1)
 
-    def seat_view(self, card: Card, bonus: int) -> dict[str, Any]:
+    def seat_view(self, card: Card, bonus: int) -> BoxSeat:
         return {**super().seat_view(card, bonus), "yahtzee_bonus": bonus}

@@ -7,10 +7,10 @@ of a kind is none of them; a group may come from more dice of its face than it n
 of a kind holds a pair or a triple), and the box takes the best such dice.
 """
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..dice import check_dice, counts
+from ..state import Json, JsonObject, Options
 from .boxgame import Box, BoxGame, Card
 from .faces import UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run
 
@@ -163,13 +163,13 @@ class ForcedYatzy(Yatzy):
         "open box of the card, from ones down to yatzy."
     )
 
-    def legal(self, card: Card, dice: Sequence[int], options: Mapping[str, Any]) -> dict[str, int]:
+    def legal(self, card: Card, dice: Sequence[int], options: Options) -> dict[str, int]:
         for box in self.boxes:
             if card[box.id] is None:
                 return {box.id: box.score(dice)}
         return {}
 
-    def calculate(self, body: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
+    def calculate(self, body: JsonObject, *, options: Options) -> dict[str, Json]:
         # Given a scorecard, the calculator answers as a turn would: the next open box only.
         # Without one it values the dice in every box, as the Yatzy calculator does.
         if body.get("scorecard") is not None:

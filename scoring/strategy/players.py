@@ -33,11 +33,10 @@ Ten Thousand: see :mod:`scoring.tenthousand.strategy.players`.
 """
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Any
 
 from ..boxgames.boxgame import Box, BoxGame
 from ..boxgames.faces import UPPER_IDS
@@ -49,6 +48,7 @@ from ..errors import ProblemCode, RuleError
 from ..family import PlayerRng
 from ..registry import RULESETS, family_of
 from ..ruleset import Ruleset, State
+from ..state import BoxState, Options
 
 BOX_LEVELS = ("random", "greedy", "optimal")
 # greedy stops rolling once its best box holds this share of the box's maximum.
@@ -67,7 +67,7 @@ def computer_command(
     ruleset: Ruleset,
     state: State,
     level: str,
-    options: Mapping[str, Any],
+    options: Options,
     rng: PlayerRng,
     *,
     folder: Path | str,
@@ -98,10 +98,10 @@ def computer_command(
 
 def box_move(
     ruleset: BoxGame,
-    state: State,
+    state: BoxState,
     *,
     level: str,
-    options: Mapping[str, Any],
+    options: Options,
     rng: PlayerRng,
     folder: Path | str,
 ) -> Command:
@@ -121,13 +121,13 @@ def box_move(
 # -- box games -----------------------------------------------------------------------------
 
 
-def _seat(state: State) -> tuple[dict[str, int | None], int]:
+def _seat(state: BoxState) -> tuple[dict[str, int | None], int]:
     seat = state["current"]
     return state["cards"][seat], state["bonus"][seat]
 
 
 def random_box_move(
-    ruleset: BoxGame, state: State, options: Mapping[str, Any], rng: PlayerRng
+    ruleset: BoxGame, state: BoxState, options: Options, rng: PlayerRng
 ) -> Command:
     """Random but legal: see the module docstring."""
     dice = state["dice"]
@@ -154,7 +154,7 @@ def serving_positions(box: Box, dice: Sequence[int]) -> list[int]:
 
     An upper box: the dice of its face. ``chance``: dice of 4 or more. A straight: one die
     of each face shown. Boxes of two or three groups (``two_pairs``, ``three_pairs``,
-    ``full_house``, ``villa``, ``tower``): every die whose face shows at least twice. Any
+    ``full_house``, ``villa``, ``tower``): every die whose face shows at least twice. Every
     other box (pairs, of-a-kind, Yahtzee): the dice of the face shown most (the highest
     such face on a tie).
     """
@@ -178,7 +178,7 @@ def serving_positions(box: Box, dice: Sequence[int]) -> list[int]:
     return [i for i, d in enumerate(dice) if d == face]
 
 
-def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Command:
+def greedy_box_move(ruleset: BoxGame, state: BoxState, options: Options) -> Command:
     """The box with the most points now; roll for it while it is weak (module docstring)."""
     dice = state["dice"]
     if dice is None:
@@ -196,7 +196,7 @@ def greedy_box_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) 
     return Score(category=target)
 
 
-def optimal_box_move(strategy: Strategy, state: State) -> Command:
+def optimal_box_move(strategy: Strategy, state: BoxState) -> Command:
     """The solver's best move for the current seat's card, bonus, dice and rolls left.
 
     ``rolls_left`` for the solver is the number of rolls still allowed after the current

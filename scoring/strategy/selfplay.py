@@ -7,12 +7,12 @@ repeat until the game ends. A refused move would raise the engine's ``RuleError`
 """
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..ruleset import Ruleset
+from ..state import LogEntry, Options
 from .players import computer_command
 
 TURN_ENDS = frozenset({"banked", "busted", "passed", "scored", "scratched"})
@@ -28,14 +28,14 @@ class Game:
     turns: int
     moves: int
     rounds: int
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
 
 
 def play_game(
     ruleset: Ruleset,
     levels: Sequence[str],
     *,
-    options: Mapping[str, Any] | None = None,
+    options: Options | None = None,
     rng: random.Random,
     folder: Path | str,
     max_moves: int = 1_000_000,
@@ -46,7 +46,7 @@ def play_game(
     full = ruleset.validate_options(options)
     state = ruleset.new_state(seats=len(levels), options=full)
     turns = moves = 0
-    log: list[dict[str, Any]] = []
+    log: list[LogEntry] = []
     while not state["finished"]:
         if moves >= max_moves:
             raise RuntimeError(f"no end after {moves} moves")

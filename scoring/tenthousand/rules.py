@@ -41,13 +41,19 @@ What a selection of dice scores is :mod:`.points`, shared with the view, the cal
 and the computer players.
 """
 
-from collections.abc import Mapping
-from typing import Any
-
 from ..commands import Bank, Command, Pass, Roll
 from ..dice import DiceSource, check_indices
 from ..errors import ProblemCode, RuleError
-from ..ruleset import Entry, Event, Option, Outcome, Ruleset, State, View, best_seats
+from ..ruleset import Entry, Event, Option, Outcome, Ruleset, View, best_seats
+from ..state import (
+    Json,
+    JsonObject,
+    Options,
+    TenThousandSeat,
+    TenThousandState,
+    TenThousandTurn,
+    ten_thousand_options,
+)
 from .points import DICE, POINTS_STEP, best_free_selection, can_score, selection_value
 
 MOST_POINTS = 100_000  # ten times the standard target: a long game, never an endless one
@@ -58,7 +64,7 @@ UNATTENDED_TARGET = 10_000
 UNATTENDED_BANK_MINIMUM = 350
 
 
-class TenThousand(Ruleset):
+class TenThousand(Ruleset[TenThousandState]):
     """Ten Thousand on the :class:`Ruleset` interface.
 
     Moves: ``roll`` (args ``{"set_aside": [positions]}``: none on the turn's first throw,
@@ -105,19 +111,20 @@ class TenThousand(Ruleset):
 
     # -- state -------------------------------------------------------------------------
 
-    def check_unattended(self, options: Mapping[str, Any]) -> None:
-        for name, most in (
-            ("target", UNATTENDED_TARGET),
-            ("bank_minimum", UNATTENDED_BANK_MINIMUM),
+    def check_unattended(self, options: Options) -> None:
+        rules = ten_thousand_options(options)
+        for name, given, most in (
+            ("target", rules["target"], UNATTENDED_TARGET),
+            ("bank_minimum", rules["bank_minimum"], UNATTENDED_BANK_MINIMUM),
         ):
-            if options[name] > most:
+            if given > most:
                 raise RuleError(
                     ProblemCode.INVALID,
                     f"a game of computers only is played at once: its {name} is at most {most}",
                     field=f"options.{name}",
                 )
 
-    def new_state(self, *, seats: int, options: Mapping[str, Any]) -> State:
+    def new_state(self, *, seats: int, options: Options) -> TenThousandState:
         self.check_seats(seats)
         return {
             "round": 1,
@@ -133,7 +140,7 @@ class TenThousand(Ruleset):
             "winners": [],
         }
 
-    def view(self, state: State, *, options: Mapping[str, Any]) -> View:
+    def view(self, state: TenThousandState, *, options: Options) -> View:
         """What players see.
 
         ``turn`` is the API's shape: ``dice`` (``None`` before the turn's first throw),
@@ -153,24 +160,26 @@ class TenThousand(Ruleset):
         if dice is not None:
             best = best_free_selection(dice, state["set_aside"])
             available = bool(best.positions)
-            can_bank = available and turn_points + best.points >= options["bank_minimum"]
+            least = ten_thousand_options(options)["bank_minimum"]
+            can_bank = available and turn_points + best.points >= least
         totals = list(state["totals"])
-        turn = {
+        players: list[TenThousandSeat] = [{"total": total} for total in totals]
+        turn: TenThousandTurn = {
             "dice": None if dice is None else list(dice),
             "set_aside": list(state["set_aside"]),
             "turn_points": turn_points,
             "throw_points_available": available,
             "can_bank": can_bank,
         }
-        if state.get("last_bust"):
-            bust = state["last_bust"]
+        bust = state.get("last_bust")
+        if bust:
             turn["last_bust"] = {**bust, "dice": list(bust["dice"]), "thrown": list(bust["thrown"])}
         return View(
             round=state["round"],
             current_seat=None if finished else state["current"],
             turn=turn,
             choices={},
-            players=[{"total": total} for total in totals],
+            players=players,
             totals=totals,
             finished=finished,
             winners=list(state["winners"]),
@@ -181,10 +190,10 @@ class TenThousand(Ruleset):
 
     def play(
         self,
-        outcome: Outcome,
+        outcome: Outcome[TenThousandState],
         *,
         command: Command,
-        options: Mapping[str, Any],
+        options: Options,
         dice: DiceSource,
     ) -> None:
         outcome.state.pop("last_bust", None)
@@ -203,7 +212,7 @@ class TenThousand(Ruleset):
             case Bank(set_aside=given):
                 self._bank(outcome, check_indices(given, DICE, field="set_aside"), options)
 
-    def _set_aside(self, outcome: Outcome, chosen: list[int]) -> None:
+    def _set_aside(self, outcome: Outcome[TenThousandState], chosen: list[int]) -> None:
         """Set aside the dice at ``chosen`` (a selection of the last throw's free dice)."""
         state = outcome.state
         if not chosen:
@@ -215,7 +224,9 @@ class TenThousand(Ruleset):
             raise RuleError(
                 ProblemCode.NOT_SCORING, f"dice {earlier} were set aside earlier in the turn"
             )
-        points = selection_value([state["dice"][i] for i in chosen])
+        dice = state["dice"]
+        assert dice is not None  # the caller checked that the turn has thrown
+        points = selection_value([dice[i] for i in chosen])
         if points is None:
             raise RuleError(
                 ProblemCode.NOT_SCORING,
@@ -230,23 +241,27 @@ class TenThousand(Ruleset):
         )
 
     def _roll(
-        self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any], source: DiceSource
+        self,
+        outcome: Outcome[TenThousandState],
+        chosen: list[int],
+        options: Options,
+        source: DiceSource,
     ) -> None:
         state = outcome.state
         seat = state["current"]
-        if state["dice"] is None:
+        dice = state["dice"]
+        if dice is None:
             if chosen:
                 raise RuleError(
                     ProblemCode.ROLL_FIRST,
                     "the turn's first throw throws all six dice: nothing to set aside"
                 )
-            state["dice"] = [0] * DICE
+            dice = state["dice"] = [0] * DICE
             state["set_aside"] = [False] * DICE
         else:
             self._set_aside(outcome, chosen)
             if all(state["set_aside"]):  # hot dice: all six are thrown again
                 state["set_aside"] = [False] * DICE
-        dice = state["dice"]
         thrown = [i for i, aside in enumerate(state["set_aside"]) if not aside]
         roll = state.get("throws", 0)
         for i, face in zip(
@@ -265,59 +280,62 @@ class TenThousand(Ruleset):
             }
             self.end_turn(outcome, options)
 
-    def _bank(self, outcome: Outcome, chosen: list[int], options: Mapping[str, Any]) -> None:
+    def _bank(
+        self, outcome: Outcome[TenThousandState], chosen: list[int], options: Options
+    ) -> None:
         state = outcome.state
         seat = state["current"]
+        rules = ten_thousand_options(options)
         if state["dice"] is None:
             raise RuleError(ProblemCode.ROLL_FIRST, "throw the dice before banking")
         self._set_aside(outcome, chosen)
         points = state["turn_points"]
-        if points < options["bank_minimum"]:
+        if points < rules["bank_minimum"]:
             raise RuleError(
                 ProblemCode.BANK_TOO_LOW,
                 f"a turn score of {points} cannot be banked: "
-                f"at least {options['bank_minimum']} is needed",
+                f"at least {rules['bank_minimum']} is needed",
             )
         state["totals"][seat] += points
         total = state["totals"][seat]
         outcome.entries.append(Entry(seat, "", points, state["round"]))
         outcome.events.append(Event("banked", seat, {"points": points, "total": total}))
-        if state["final_from"] is None and total >= options["target"]:
-            if not options["final_round"]:
+        if state["final_from"] is None and total >= rules["target"]:
+            if not rules["final_round"]:
                 self.finish(outcome, options)
                 return
             # Every other seat, from the next one on in turn order, gets one last turn.
             state["final_from"] = seat
         self.end_turn(outcome, options)
 
-    def _pass(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def _pass(self, outcome: Outcome[TenThousandState], options: Options) -> None:
         state = outcome.state
         outcome.events.append(
             Event("passed", state["current"], {"lost": state["turn_points"]})
         )
         self.end_turn(outcome, options)
 
-    def end_turn(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def end_turn(self, outcome: Outcome[TenThousandState], options: Options) -> None:
         """Clear the turn, then end the game or hand the dice to the next seat."""
         state = outcome.state
-        state.update(dice=None, set_aside=[False] * DICE, turn_points=0, throws=0)
+        state.update({"dice": None, "set_aside": [False] * DICE, "turn_points": 0, "throws": 0})
         if not self.advance(state, stop_at=state["final_from"]):
             self.finish(outcome, options)
 
-    def finish(self, outcome: Outcome, options: Mapping[str, Any]) -> None:
+    def finish(self, outcome: Outcome[TenThousandState], options: Options) -> None:
         state = outcome.state
         winners = best_seats(state["totals"], state["left"])
-        state.update(
-            dice=None, set_aside=[False] * DICE, turn_points=0, throws=0, finished=True,
-            winners=winners,
-        )
+        state.update({
+            "dice": None, "set_aside": [False] * DICE, "turn_points": 0, "throws": 0,
+            "finished": True, "winners": winners,
+        })
         outcome.events.append(
             Event("finished", None, {"winners": list(winners), "totals": list(state["totals"])})
         )
 
     # -- calculator --------------------------------------------------------------------
 
-    def calculate(self, body: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
+    def calculate(self, body: JsonObject, *, options: Options) -> dict[str, Json]:
         """``{"dice": [faces]}``, a selection of 1 to 6 dice, answers ``{"points", "scoring"}``.
 
         ``scoring`` tells whether every die belongs to a combination; ``points`` is then the

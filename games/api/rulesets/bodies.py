@@ -11,6 +11,7 @@ from games.api.schema.responses import BoxId, RulesetId
 from games.api.schema.shapes import Choice, serializer_for
 from scoring import Option, Ruleset
 from scoring.boxgames.strategy import Advice
+from scoring.boxgames.strategy.api import BoxChoice
 from scoring.tenthousand.strategy.advice import TenThousandAdvice
 
 
@@ -205,9 +206,9 @@ def render_advice(advice: Advice) -> AdviceBody:
     }
 
 
-def _advice_option(option: dict[str, Any]) -> AdviceOptionBody:
+def _advice_option(option: BoxChoice) -> AdviceOptionBody:
     rounded = {**option, "expected_final": round(option["expected_final"], 4)}
-    return cast("AdviceOptionBody", rounded)  # the engine's option, an untyped dict
+    return cast("AdviceOptionBody", rounded)  # the same keys, in the body's own shape
 
 
 def render_ten_thousand_advice(advice: TenThousandAdvice) -> TenThousandAdviceBody:

@@ -19,12 +19,12 @@ decision gave away (loss), is the final total. Hence, for a seat,
 ``luck = total - expected_start + expected_loss``.
 """
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
+from ...state import LoggedEvent, Options
 from ...strategy.combinatorics import sub_multisets
 from ..boxgame import Card
 from .api import Folder, Strategy, _position, box_value, load_strategy
@@ -82,7 +82,7 @@ class Decision:
     loss: float
     label: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "seq": self.seq,
             "seat": self.seat,
@@ -119,8 +119,8 @@ class Analysis:
 
 def analyse(
     ruleset_id: str,
-    options: Mapping[str, Any] | None,
-    log: Iterable[Mapping[str, Any]],
+    options: Options | None,
+    log: Iterable[LoggedEvent],
     seats: Collection[int],
     folder: Folder,
     *,
@@ -140,7 +140,7 @@ def analyse(
 
 
 def analyse_with(
-    strategy: Strategy, log: Iterable[Mapping[str, Any]], seats: Collection[int]
+    strategy: Strategy, log: Iterable[LoggedEvent], seats: Collection[int]
 ) -> Analysis:
     """:func:`analyse` on an already loaded strategy."""
     turns = _read_turns(strategy, log, set(seats))
@@ -191,7 +191,7 @@ class _Turn:
 
 
 def _read_turns(
-    strategy: Strategy, log: Iterable[Mapping[str, Any]], seats: set[int]
+    strategy: Strategy, log: Iterable[LoggedEvent], seats: set[int]
 ) -> list[_Turn]:
     """Every turn of ``seats`` that has at least one roll, in the order they were played."""
     m = strategy.model

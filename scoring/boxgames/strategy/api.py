@@ -20,12 +20,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
 from ...dice import check_dice
 from ...errors import ProblemCode, RuleError
+from ...state import Options, OptionValue
 from ...strategy.combinatorics import sub_multisets
 from ..boxgame import BoxGame, Card
 from .model import BoxModel, resolve
@@ -38,6 +39,23 @@ from .table import Solver, StaleTable, Table, build, expected_meta, read, solver
 from .turn import keep_values, roll_on
 
 Folder = str | os.PathLike[str]
+
+
+class BoxChoice(TypedDict):
+    """One legal move with its value: a box to fill (``category``, ``points``) or dice to
+    hold for the next roll (``hold``)."""
+
+    action: str
+    category: NotRequired[str]
+    points: NotRequired[int]
+    hold: NotRequired[list[int]]
+    expected_final: float
+
+
+class _Answer(TypedDict):
+    ruleset: str
+    rule_options: dict[str, OptionValue]
+    banked: int
 
 
 @dataclass(frozen=True)
@@ -62,13 +80,13 @@ class Advice:
     """
 
     ruleset: str
-    rule_options: dict[str, Any]
+    rule_options: dict[str, OptionValue]
     banked: int
     expected_final: float
-    best: dict[str, Any] | None
-    options: list[dict[str, Any]] = field(default_factory=list)
+    best: BoxChoice | None
+    options: list[BoxChoice] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "ruleset": self.ruleset,
             "rule_options": dict(self.rule_options),
@@ -79,7 +97,7 @@ class Advice:
         }
 
 
-Key = tuple[str, str, tuple[tuple[str, Any], ...]]
+Key = tuple[str, str, tuple[tuple[str, OptionValue], ...]]
 
 _lock = threading.Lock()  # guards the three dicts below; held only to look up or keep
 _loaded: dict[Key, Strategy] = {}
@@ -87,7 +105,7 @@ _reading: dict[Key, threading.Lock] = {}  # one reader of a table's file at a ti
 _building: dict[Key, threading.Lock] = {}  # one builder of a table at a time
 
 
-def _key(folder: Folder, ruleset_id: str, options: Mapping[str, Any]) -> Key:
+def _key(folder: Folder, ruleset_id: str, options: Options) -> Key:
     return (str(Path(folder).resolve()), ruleset_id, tuple(sorted(options.items())))
 
 
@@ -102,7 +120,7 @@ def _keep(key: Key, strategy: Strategy) -> Strategy:
     return strategy
 
 
-def _read(key: Key, ruleset: BoxGame, options: dict[str, Any], folder: Folder) -> Strategy:
+def _read(key: Key, ruleset: BoxGame, options: dict[str, OptionValue], folder: Folder) -> Strategy:
     """The loaded strategy, or read from its file (``FileNotFoundError``, :class:`StaleTable`)."""
     with _lock:
         if key in _loaded:
@@ -128,7 +146,7 @@ def _file_lock(path: Path) -> Iterator[None]:
 
 
 def _build(
-    key: Key, ruleset: BoxGame, options: dict[str, Any], folder: Folder, *, force: bool
+    key: Key, ruleset: BoxGame, options: dict[str, OptionValue], folder: Folder, *, force: bool
 ) -> tuple[Strategy, bool]:
     """Solve, write and keep the table, one build at a time per table across threads and
     processes. Unless ``force``, a fresh table found once the locks are held (another
@@ -147,7 +165,7 @@ def _build(
 
 
 def build_table(
-    ruleset_id: str, options: Mapping[str, Any] | None, folder: Folder
+    ruleset_id: str, options: Options | None, folder: Folder
 ) -> Path:
     """Solve the table for this ruleset and options (even if a fresh one exists), write it
     into ``folder`` and keep it loaded. Returns the file's path."""
@@ -157,7 +175,7 @@ def build_table(
 
 
 def prepare_table(
-    ruleset_id: str, options: Mapping[str, Any] | None, folder: Folder
+    ruleset_id: str, options: Options | None, folder: Folder
 ) -> tuple[Table, bool]:
     """The loaded table, built first only if it is missing or stale, and whether it was
     built. What a service runs before it serves, and in the background when a table turns
@@ -174,7 +192,7 @@ def prepare_table(
 
 def load_strategy(
     ruleset_id: str,
-    options: Mapping[str, Any] | None,
+    options: Options | None,
     folder: Folder,
     *,
     build_missing: bool = True,
@@ -194,7 +212,7 @@ def load_strategy(
 
 def load_table(
     ruleset_id: str,
-    options: Mapping[str, Any] | None,
+    options: Options | None,
     folder: Folder,
     *,
     build_missing: bool = True,
@@ -217,7 +235,7 @@ def loaded_bytes() -> int:
 
 def advise(
     ruleset_id: str,
-    options: Mapping[str, Any] | None,
+    options: Options | None,
     scorecard: Mapping[str, int | None] | None,
     yahtzee_bonus: int | None,
     dice: Sequence[int] | None,
@@ -250,7 +268,7 @@ def advise_with(
     )
     banked = ruleset.seat_view(card, bonus)["total"]
     index, f, u, to_come = _position(strategy, card, bonus)
-    answer = {"ruleset": ruleset.id, "rule_options": dict(m.options), "banked": banked}
+    answer: _Answer = {"ruleset": ruleset.id, "rule_options": dict(m.options), "banked": banked}
     if dice is None or all(value is not None for value in card.values()):
         return Advice(**answer, expected_final=banked + to_come, best=None)
     dice = check_dice(dice, ruleset.dice)
@@ -284,7 +302,7 @@ def advise_with(
 
 def _score_options(
     strategy: Strategy, card: Card, bonus: int, dice: list[int]
-) -> list[dict[str, Any]]:
+) -> list[BoxChoice]:
     """Every box the engine allows, valued with the engine's own totals after the fill."""
     m = strategy.model
     legal = m.ruleset.legal(card, dice, m.options)

@@ -18,9 +18,10 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from ...registry import get_ruleset
+from ...state import Card
 from ...strategy.selfplay import play_game
 from ..boxgame import BoxGame
 from . import advise, build_table, load_strategy, load_table, loaded_bytes
@@ -67,12 +68,23 @@ def measure_loading(folder: Path) -> tuple[float, int, int, int]:
     return took, loaded_bytes(), after - before, after
 
 
-def random_position(rng: random.Random) -> dict[str, Any]:
+class Case(TypedDict):
+    """A position to advise on, as :func:`~scoring.strategy.api.advise` takes it."""
+
+    ruleset_id: str
+    options: dict[str, str]
+    scorecard: Card
+    yahtzee_bonus: int
+    dice: list[int] | None
+    rolls_left: int | None
+
+
+def random_position(rng: random.Random) -> Case:
     """A position reached by random legal play: a card, its bonus, dice and rolls left."""
     ruleset_id, options, _ = rng.choice(VARIANTS)
     ruleset = get_ruleset(ruleset_id)
     assert isinstance(ruleset, BoxGame)
-    card: dict[str, int | None] = {box.id: None for box in ruleset.boxes}
+    card: Card = {box.id: None for box in ruleset.boxes}
     bonus = 0
     for _ in range(rng.randrange(len(card))):
         dice = [rng.randint(1, 6) for _ in range(ruleset.dice)]
@@ -124,7 +136,7 @@ def run(folder: Path, positions: int, seed: int) -> None:
         started = time.perf_counter()
         table = load_table(ruleset_id, options, folder)
         took = time.perf_counter() - started
-        value = table.meta["start_value"]
+        value = cast(float, table.meta["start_value"])  # written by build_table
         diff = "" if published is None else f"{value - published:+10.6f}"
         shown = "" if published is None else f"{published:10.4f}"
         print(f"{label(ruleset_id, options):<46} {value:12.6f} {shown:>10} {diff:>10}"

@@ -26,10 +26,10 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from ...registry import get_ruleset
 from ...ruleset import Ruleset
+from ...state import OptionValue
 from ...strategy.players import BOX_LEVELS
 from ...strategy.selfplay import play_game
 from .analysis import LABELS, analyse_with
@@ -38,7 +38,7 @@ from .model import SUPPORTED
 
 # Published expected final scores of optimal solitaire play (docs/games/yahtzee.md,
 # docs/games/yatzy.md), by ruleset and full options.
-PUBLISHED: dict[tuple[str, tuple[tuple[str, Any], ...]], float] = {
+PUBLISHED: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], float] = {
     ("yahtzee", (("joker", "forced"), ("yahtzee_bonus", "unlimited"))): 254.5877,
     ("yahtzee", (("joker", "free"), ("yahtzee_bonus", "unlimited"))): 254.5896,
     ("yahtzee", (("joker", "none"), ("yahtzee_bonus", "none"))): 245.8708,
@@ -48,11 +48,11 @@ PUBLISHED: dict[tuple[str, tuple[tuple[str, Any], ...]], float] = {
 DEFAULT_FOLDER = Path(tempfile.gettempdir()) / "dice-strategy-tables"
 
 
-def published(ruleset_id: str, options: dict[str, Any]) -> float | None:
+def published(ruleset_id: str, options: dict[str, OptionValue]) -> float | None:
     return PUBLISHED.get((ruleset_id, tuple(sorted(options.items()))))
 
 
-def parse_option(text: str) -> tuple[str, Any]:
+def parse_option(text: str) -> tuple[str, OptionValue]:
     """``name=value``; ``true``/``false`` and whole numbers become JSON's types."""
     name, sep, value = text.partition("=")
     if not sep:
@@ -118,7 +118,7 @@ def main() -> None:
 
 def analysed_levels(
     ruleset: Ruleset,
-    options: dict[str, Any],
+    options: dict[str, OptionValue],
     levels: list[str],
     games: int,
     seed: int,

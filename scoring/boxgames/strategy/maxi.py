@@ -35,16 +35,15 @@ The model knows nothing of any particular box: it reads the engine's box scorers
 plays any box game; it is used for the ones without a solved table.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import comb
-from typing import Any
 
 import numpy as np
 
 from ...commands import Command, Roll, Score
-from ...ruleset import State
+from ...state import BoxState, Options
 from ...strategy.combinatorics import DiceSpace, dice_space, sub_multisets
 from ..boxgame import BoxGame, Card
 from .turn import best_keeps, keep_values, roll_on
@@ -83,7 +82,7 @@ def _game(ruleset: BoxGame) -> _Game:
     return _Game(space, tuple(box.id for box in ruleset.boxes), points, par, face)
 
 
-def _upper_face(box_id: str, score: Any) -> int:
+def _upper_face(box_id: str, score: Callable[[Sequence[int]], int]) -> int:
     """The face an upper box counts, read from its scorer (one die of face f scores f)."""
     for face in range(1, 7):
         if score([face]) == face:
@@ -183,7 +182,7 @@ class TurnPlan:
 
 
 def best_fill(plan: TurnPlan, ruleset: BoxGame, card: Card, dice: list[int],
-              options: Mapping[str, Any]) -> str:
+              options: Options) -> str:
     """The legal box of most value under the model (the first in card order on ties)."""
     r = plan.space.roll_index[tuple(sorted(dice))]
     legal = ruleset.legal(card, dice, options)
@@ -191,7 +190,7 @@ def best_fill(plan: TurnPlan, ruleset: BoxGame, card: Card, dice: list[int],
     return max(legal, key=lambda box_id: plan.fill[index[box_id]][r])
 
 
-def maxi_move(ruleset: BoxGame, state: State, options: Mapping[str, Any]) -> Command:
+def maxi_move(ruleset: BoxGame, state: BoxState, options: Options) -> Command:
     """The heuristic's move for the current seat (see the module docstring)."""
     dice = state["dice"]
     if dice is None:

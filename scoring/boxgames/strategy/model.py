@@ -23,12 +23,12 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
 from ...errors import ProblemCode, RuleError
 from ...registry import get_ruleset
+from ...state import Options
 from ...strategy.combinatorics import DiceSpace, dice_space
 from ..boxgame import BoxGame, Card
 from ..faces import all_same
@@ -58,7 +58,7 @@ class ModelError(Exception):
     """The engine answered differently from what the solver's model of it predicts."""
 
 
-def resolve(ruleset_id: object, options: Mapping[str, Any] | None) -> tuple[BoxGame, dict]:
+def resolve(ruleset_id: object, options: Options | None) -> tuple[BoxGame, dict]:
     """The ruleset and its full options (defaults filled in), or a :class:`RuleError`."""
     ruleset = get_ruleset(ruleset_id)
     if ruleset.id not in SUPPORTED or not isinstance(ruleset, BoxGame):
@@ -73,7 +73,7 @@ def resolve(ruleset_id: object, options: Mapping[str, Any] | None) -> tuple[BoxG
 class BoxModel:
     """Per-roll tables and engine queries for one ruleset with one set of options."""
 
-    def __init__(self, ruleset: BoxGame, options: Mapping[str, Any]) -> None:
+    def __init__(self, ruleset: BoxGame, options: Options) -> None:
         self.ruleset = ruleset
         self.options = dict(options)
         self.support = SUPPORTED[ruleset.id]
@@ -281,7 +281,7 @@ class BoxModel:
         return card, bonus
 
 
-def model_for(ruleset_id: object, options: Mapping[str, Any] | None) -> BoxModel:
+def model_for(ruleset_id: object, options: Options | None) -> BoxModel:
     ruleset, full_options = resolve(ruleset_id, options)
     return BoxModel(ruleset, full_options)
 

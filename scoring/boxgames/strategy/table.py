@@ -21,10 +21,10 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from ...state import Json
 from .forced import ForcedOrderSolver
 from .freeorder import FreeOrderSolver
 from .model import BoxModel
@@ -46,7 +46,7 @@ class Table:
     """A loaded table: ``values[state, flag, capped upper total]`` = expected points still
     to come at the start of a turn under optimal play (NaN: impossible state)."""
 
-    meta: dict[str, Any]
+    meta: dict[str, Json]
     values: np.ndarray
     path: Path
 
@@ -94,7 +94,7 @@ def engine_digest(model: BoxModel, solver: Solver) -> str:
     return h.hexdigest()
 
 
-def expected_meta(model: BoxModel, solver: Solver) -> dict[str, Any]:
+def expected_meta(model: BoxModel, solver: Solver) -> dict[str, Json]:
     """The header fields a fresh table must carry."""
     return {
         "format": FORMAT,
@@ -132,7 +132,7 @@ def build(model: BoxModel, solver: Solver, folder: str | os.PathLike[str]) -> Ta
     return Table(meta=meta, values=stored, path=path)
 
 
-def write_arrays(path: Path, meta: Mapping[str, Any], **arrays: np.ndarray) -> None:
+def write_arrays(path: Path, meta: Mapping[str, Json], **arrays: np.ndarray) -> None:
     """Write arrays and their header as one ``.npz``, atomically: readers never see half a
     file."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,8 +147,8 @@ def write_arrays(path: Path, meta: Mapping[str, Any], **arrays: np.ndarray) -> N
 
 
 def read_arrays(
-    path: Path, expected: Mapping[str, Any], names: tuple[str, ...]
-) -> tuple[dict[str, Any], list[np.ndarray]]:
+    path: Path, expected: Mapping[str, Json], names: tuple[str, ...]
+) -> tuple[dict[str, Json], list[np.ndarray]]:
     """A ``.npz``'s header and the arrays named, or ``FileNotFoundError`` (no file) or
     :class:`StaleTable` (a header that differs from ``expected``, or no readable table)."""
     try:
@@ -167,7 +167,7 @@ def read_arrays(
     return meta, arrays
 
 
-def read(path: Path, expected: Mapping[str, Any]) -> Table:
+def read(path: Path, expected: Mapping[str, Json]) -> Table:
     """Load a table, or raise ``FileNotFoundError`` (no file) or :class:`StaleTable`
     (solved for something else, or not a readable table at all)."""
     meta, (values,) = read_arrays(path, expected, ("values",))

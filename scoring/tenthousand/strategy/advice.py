@@ -24,14 +24,14 @@ throwing them (``{"keep": [], "then": "roll"}``) and passing; a throw that score
 leaves only ``"pass"`` (the value of the turn lost).
 """
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
 from ...errors import ProblemCode, RuleError
+from ...state import Options, TenThousandState, ten_thousand_options
 from ..points import DICE, POINTS_STEP
 from ..rules import MOST_POINTS
 from .solver import (
@@ -48,7 +48,15 @@ WIN = "win_probability"
 TURNS = "expected_turns"
 PASS = "pass"
 
-Option = dict[str, Any] | str
+
+class TurnChoice(TypedDict):
+    """Dice to set aside (their faces) and what then: ``"bank"`` or ``"roll"``."""
+
+    keep: list[int]
+    then: str
+
+
+Option = TurnChoice | str
 
 
 @dataclass(frozen=True)
@@ -86,22 +94,22 @@ class TenThousandAdvice:
         raise KeyError(option)
 
 
-def exact(options: Mapping[str, Any], seats_in_play: int) -> bool:
+def exact(options: Options, seats_in_play: int) -> bool:
     """Whether the solver's tables answer exactly for these options and seats."""
     return (
         seats_in_play <= 2
-        and not options["final_round"]
-        and options["target"] <= SOLVED_TARGET
+        and not ten_thousand_options(options)["final_round"]
+        and ten_thousand_options(options)["target"] <= SOLVED_TARGET
     )
 
 
-def position_of(state: Mapping[str, Any], options: Mapping[str, Any]) -> Position:
+def position_of(state: TenThousandState, options: Options) -> Position:
     """The current seat's position in a game's state."""
     seat = state["current"]
     totals, left = state["totals"], state["left"]
     others = tuple(totals[s] for s in range(len(totals)) if s != seat and not left[s])
     lead = None
-    if options["final_round"] and state["final_from"] is not None and others:
+    if ten_thousand_options(options)["final_round"] and state["final_from"] is not None and others:
         lead = max(others)
     dice = None
     if state["dice"] is not None:
@@ -113,19 +121,19 @@ def position_of(state: Mapping[str, Any], options: Mapping[str, Any]) -> Positio
 
 
 def advise_position(
-    tables: SolvedTables, options: Mapping[str, Any], position: Position
+    tables: SolvedTables, options: Options, position: Position
 ) -> TenThousandAdvice:
     """The advice for ``position`` under the game's ``options`` (validated, complete)."""
     check_position(options, position)
     turn = _turn(
-        tables, options["target"], position.own,
+        tables, ten_thousand_options(options)["target"], position.own,
         max(position.others) if position.others else None, position.lead,
     )
     objective = TURNS if not position.others and position.lead is None else WIN
     method = "optimal" if exact(options, 1 + len(position.others)) else "approximate"
     sign = -1.0 if objective == TURNS else 1.0
     units = position.turn_points // POINTS_STEP
-    found: list[tuple[tuple[Any, ...], Option, float]] = []
+    found: list[tuple[tuple[int, int, tuple[int, ...]], Option, float]] = []
     if position.dice is None:
         found.append(((0, 0, ()), {"keep": [], "then": "roll"}, turn.throw_value(units, DICE)))
     else:  # a throw that scores nothing (a bust) leaves the pass alone: the turn is lost
@@ -148,14 +156,14 @@ def advise_position(
     )
 
 
-def check_position(options: Mapping[str, Any], position: Position) -> None:
+def check_position(options: Options, position: Position) -> None:
     """Refuse, with the engine's codes, what is no position at all: totals, turn points
     or faces out of their range (``invalid``, ``invalid_dice``), or a game already over
     (``game_not_active``: the seat's total has reached the target, or, without a final
-    round, the other's). Any other position is valued, reachable or not (a throw of fewer
+    round, the other's). Every other position is valued, reachable or not (a throw of fewer
     than six dice holding no points, six dice about to be thrown holding some: after hot
     dice)."""
-    target = options["target"]
+    target = ten_thousand_options(options)["target"]
     totals = (position.own, *position.others)
     for index, total in enumerate(totals):
         if type(total) is not int or total < 0 or total % POINTS_STEP:
@@ -231,7 +239,7 @@ def _last_turn(own: int, lead: int, minimum: int) -> TurnSolution:
 
 
 def advise_state(
-    tables: SolvedTables, state: Mapping[str, Any], options: Mapping[str, Any]
+    tables: SolvedTables, state: TenThousandState, options: Options
 ) -> TenThousandAdvice:
     """The advice for the current seat of a game in progress."""
     return advise_position(tables, options, position_of(state, options))

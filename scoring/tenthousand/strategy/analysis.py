@@ -15,11 +15,11 @@ negative: best minus chosen for a chance, chosen minus best for turns. The thres
 the labels and the formula of the accuracy are given per objective below.
 """
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from ...boxgames.strategy.analysis import SeatAnalysis
+from ...state import LoggedEvent, Options, ten_thousand_options
 from .advice import (
     PASS,
     TURNS,
@@ -80,7 +80,7 @@ class Decision:
     loss: float
     label: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "seq": self.seq,
             "seat": self.seat,
@@ -111,9 +111,9 @@ class LogError(ValueError):
 
 def analyse_ten_thousand(
     tables: SolvedTables,
-    options: Mapping[str, Any],
+    options: Options,
     seat_count: int,
-    log: Iterable[Mapping[str, Any]],
+    log: Iterable[LoggedEvent],
     seats: Collection[int],
     *,
     finished: bool,
@@ -160,10 +160,11 @@ class _Reader:
     """Replays the log's totals and turns, and values each decision as it completes."""
 
     def __init__(
-        self, tables: SolvedTables, options: Mapping[str, Any], seat_count: int,
+        self, tables: SolvedTables, options: Options, seat_count: int,
         seats: set[int],
     ) -> None:
         self.tables, self.options, self.seats = tables, options, seats
+        self.rules = ten_thousand_options(options)
         self.totals = [0] * seat_count
         self.turns = [0] * seat_count  # turns ended (banked, busted or passed)
         self.final_from: int | None = None
@@ -176,7 +177,7 @@ class _Reader:
         self.pending: tuple[Position, list[int]] | None = None
         self.kept: tuple[int, list[int]] | None = None
 
-    def read(self, event: Mapping[str, Any]) -> None:
+    def read(self, event: LoggedEvent) -> None:
         kind, seat, data, seq = event["type"], event["seat"], event["data"], event["seq"]
         if kind == "rolled":
             if self.kept is not None:
@@ -195,8 +196,8 @@ class _Reader:
                 raise LogError(f"event {seq}: a bank with nothing set aside")
             self._decided(seat, self.kept[0], {"keep": self.kept[1], "then": "bank"})
             self.totals[seat] = data["total"]
-            reached = data["total"] >= self.options["target"]
-            if self.options["final_round"] and self.final_from is None and reached:
+            reached = data["total"] >= self.rules["target"]
+            if self.rules["final_round"] and self.final_from is None and reached:
                 self.final_from = seat
             self._end_turn(seat)
         elif kind == "passed":

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ...commands import Command, Roll
 from ...registry import get_ruleset
+from ...state import Options, TenThousandState, ten_thousand_options
 from ...strategy.players import computer_command
 from ..points import DICE, POINTS_STEP, can_score
 from . import advice as tenthousand_advice
@@ -61,7 +62,7 @@ def advice_latency(tables: SolvedTables, positions: int, seed: int) -> list[floa
     rng = random.Random(seed)
     took = []
     for _ in range(positions):
-        position = random_position(rng, options["target"])
+        position = random_position(rng, ten_thousand_options(options)["target"])
         tenthousand_advice._turn.cache_clear()  # every answer solves its turn afresh
         started = time.perf_counter()
         advise_position(tables, options, position)
@@ -88,7 +89,7 @@ def http_latency(url: str, positions: int, seed: int) -> list[float]:
     return took
 
 
-def solitaire_move(state: dict, tables: SolvedTables, options: dict) -> Command:
+def solitaire_move(state: TenThousandState, tables: SolvedTables, options: Options) -> Command:
     """The move of a seat that ignores the others: the fewest expected turns."""
     if state["dice"] is None:
         return Roll()

@@ -23,13 +23,13 @@ A move is a command of :mod:`scoring.commands`: ``Roll()`` for the turn's first 
 """
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any
 
 from ...commands import Bank, Command, Pass, Roll
 from ...family import PlayerRng
+from ...state import Options, TenThousandState, ten_thousand_options
 from ..points import DICE, scoring_positions, selection_value
 from .advice import PASS, Option, advise_state
 from .tables import load_tables
@@ -37,7 +37,7 @@ from .tables import load_tables
 # -- the turn as the players see it --------------------------------------------------------
 
 
-def free_positions(state: Mapping[str, Any]) -> list[int]:
+def free_positions(state: TenThousandState) -> list[int]:
     """The positions of the last throw's dice (those not set aside earlier in the turn)."""
     return [i for i, aside in enumerate(state["set_aside"]) if not aside]
 
@@ -59,23 +59,25 @@ def positions_of(dice: Sequence[int], free: Sequence[int], kept: Sequence[int]) 
 # -- the levels ----------------------------------------------------------------------------
 
 
-def _turn(state: Mapping[str, Any]) -> tuple[list[int], list[int], int]:
+def _turn(state: TenThousandState) -> tuple[list[int], list[int], int]:
     """(dice, free positions, turn points) of a turn after at least one throw."""
-    return state["dice"], free_positions(state), state["turn_points"]
+    dice = state["dice"]
+    assert dice is not None
+    return dice, free_positions(state), state["turn_points"]
 
 
 def _end(
-    bank: bool, positions: Sequence[int], points: int, options: Mapping[str, Any]
+    bank: bool, positions: Sequence[int], points: int, options: Options
 ) -> Command:
     """Set ``positions`` aside and bank (when ``bank``) or throw on, checked against the one
     rule a player's wish could break: a bank below the minimum becomes a throw."""
-    if bank and points >= options["bank_minimum"]:
+    if bank and points >= ten_thousand_options(options)["bank_minimum"]:
         return Bank(set_aside=tuple(positions))
     return Roll(set_aside=tuple(positions))
 
 
 def random_move(
-    state: Mapping[str, Any], options: Mapping[str, Any], rng: PlayerRng
+    state: TenThousandState, options: Options, rng: PlayerRng
 ) -> Command:
     """A random legal move: a random scoring selection, then bank or throw at random."""
     if state["dice"] is None:
@@ -95,7 +97,7 @@ def random_move(
     return _end(rng.random() < 0.5, positions, points, options)
 
 
-def greedy_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Command:
+def greedy_move(state: TenThousandState, options: Options) -> Command:
     """Every scoring die; bank as soon as the turn score allows it."""
     if state["dice"] is None:
         return Roll()
@@ -135,7 +137,7 @@ def classic_combinations(faces: Sequence[int]) -> list[list[int]]:
     return combinations_
 
 
-def classic_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Command:
+def classic_move(state: TenThousandState, options: Options) -> Command:
     """The rule text's classic player.
 
     After a throw it sets aside everything :func:`classic_combinations` finds (the engine
@@ -160,7 +162,7 @@ def classic_move(state: Mapping[str, Any], options: Mapping[str, Any]) -> Comman
 
 
 def optimal_move(
-    state: Mapping[str, Any], options: Mapping[str, Any], folder: Path | str
+    state: TenThousandState, options: Options, folder: Path | str
 ) -> Command:
     """The best option of the solved game (:mod:`.advice`): the chance of
     winning while exactly one other seat is in the game, the fewest expected turns alone,
@@ -168,11 +170,11 @@ def optimal_move(
     selection worth more."""
     if state["dice"] is None:
         return Roll()  # throwing is never worse than passing a turn that has not begun
-    tables = load_tables(options["bank_minimum"], folder)
+    tables = load_tables(ten_thousand_options(options)["bank_minimum"], folder)
     return command_of(state, advise_state(tables, state, options).best)
 
 
-def command_of(state: Mapping[str, Any], option: Option) -> Command:
+def command_of(state: TenThousandState, option: Option) -> Command:
     """The move that takes an advice's option in a turn after a throw."""
     if option == PASS:
         return Pass()
@@ -186,10 +188,10 @@ TEN_THOUSAND_LEVELS = ("random", "greedy", "classic", "optimal")
 
 
 def ten_thousand_move(
-    state: Mapping[str, Any],
+    state: TenThousandState,
     *,
     level: str,
-    options: Mapping[str, Any],
+    options: Options,
     rng: PlayerRng,
     folder: Path | str,
 ) -> Command:

@@ -22,12 +22,13 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import numpy as np
 
 from ...boxgames.strategy.api import Folder, _file_lock
 from ...boxgames.strategy.table import StaleTable, read_arrays, write_arrays
+from ...state import Json
 from ..points import POINTS_STEP
 from .solver import SOLVED_TARGET, UNITS, classes, solve_one, solve_two
 
@@ -40,14 +41,14 @@ RULESET = "ten-thousand"
 class SolvedTables:
     """The loaded tables of one bank minimum (see the module docstring)."""
 
-    meta: dict[str, Any]
+    meta: dict[str, Json]
     two: np.ndarray
     one: np.ndarray
     path: Path | None  # None: solved in memory only (see every_bank_wins)
 
     @property
     def bank_minimum(self) -> int:
-        return int(self.meta["bank_minimum"])
+        return cast(int, self.meta["bank_minimum"])  # read back equal to expected_meta's
 
     @property
     def nbytes(self) -> int:
@@ -69,7 +70,7 @@ def table_path(folder: Folder, bank_minimum: int) -> Path:
     return Path(folder) / f"{RULESET}--bank_minimum-{bank_minimum}.npz"
 
 
-def expected_meta(bank_minimum: int) -> dict[str, Any]:
+def expected_meta(bank_minimum: int) -> dict[str, Json]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -105,7 +106,7 @@ def build(bank_minimum: int, folder: Folder) -> SolvedTables:
     return SolvedTables(meta, two, one, path)
 
 
-def read(path: Path, expected: dict[str, Any]) -> SolvedTables:
+def read(path: Path, expected: dict[str, Json]) -> SolvedTables:
     """Load tables, or raise ``FileNotFoundError`` or :class:`StaleTable`."""
     meta, (two, one) = read_arrays(path, expected, ("two", "one"))
     units = SOLVED_TARGET // POINTS_STEP
