@@ -1,11 +1,17 @@
-"""Who may see a game. Any game is public, except a game of an assignment until the
+"""Who a caller is to a game, and who may see it.
+
+A seat's token is random, shown once, stored only as a hash and compared in constant time.
+Any game is public, except a game of an assignment until the
 assignment's deadline: then only its student (their key or their seat's token) and the
 classroom's teacher see it, and anyone else is told there is no such game, so that nobody
 reads a classmate's dice (the same for every student) before playing their own."""
 
 import datetime as dt
+import hashlib
+import hmac
+import secrets
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +21,31 @@ from django.utils import timezone
 
 from games.models import Game, Player
 from games.play.errors import ServiceCode, ServiceError
-from games.play.tokens import seat_for_token
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_for_token(players: Iterable[Player], token: str | None) -> Player:
+    """The seat the token belongs to; every seat is compared so timing tells nothing."""
+    if not token:
+        raise ServiceError(
+            ServiceCode.NOT_AUTHENTICATED,
+            "moves need the header 'Authorization: Bearer <seat token>'"
+        )
+    digest = hash_token(token)
+    found = None
+    for player in players:
+        if player.token_hash and hmac.compare_digest(player.token_hash, digest):
+            found = player
+    if found is None:
+        raise ServiceError(ServiceCode.INVALID_TOKEN, "this token belongs to no seat of this game")
+    return found
 
 
 @dataclass(frozen=True)

@@ -8,37 +8,31 @@ plain data (the game and its seats); how that is shown is the caller's business.
 """
 
 import datetime as dt
-import hashlib
-import json
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 
 from games.db import gamestore
-from games.db.clock import db_now
 from games.hooks import services as hooks
-from games.models import Event, Game, IdempotencyRecord, Player, ScoreEntry
+from games.models import Game, IdempotencyRecord, Player
 from games.observe.metrics import (
     CLOCK_TIMEOUTS,
-    MOVES,
     PLAYED_KEPT,
     PLAYED_READ,
     PLAYED_READ_AGAIN,
 )
-from games.play import clocks, replays
+from games.play import changes, clocks, replays
 from games.play.dice import Committed, commit, dice_for, mind_for
 from games.play.errors import REFUSALS, ServiceCode, ServiceError
+from games.play.privacy import hash_token, new_token, seat_for_token
 from games.play.strategy import game_strategy_known, game_strategy_require, strategy_require
-from games.play.tokens import hash_token, new_token, seat_for_token
 from scoring import ProblemCode, get_ruleset
 from scoring.commands import TURN_MOVES, Command, Join, Leave
-from scoring.match import GameStatus, Match, Seat, status
+from scoring.match import GameStatus, Seat, status
 from scoring.ruleset import Event as RuleEvent
 from scoring.ruleset import Outcome
 from scoring.state import Created, SeatListed
@@ -123,7 +117,7 @@ def game_create(
         game.ranked, game.dice_sealed = False, True
         game.assignment_id, game.assignment_game = assigned.assignment_id, assigned.number
         game.due_at = assigned.due_at
-    match = _match(game, players)
+    match = changes.match_of(game, players)
     outcome = match.new(open_seats=open_seats, dice=dice_for(game), mind=mind_for(game))
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
     seats: list[SeatListed] = [
@@ -144,8 +138,8 @@ def game_create(
         )
         for seat, p in enumerate(players)
     ]
-    change = _apply(game, seated, outcome)
-    _set_clock(game, seated, moved=None, now=None)
+    change = changes.outcome_apply(game, seated, outcome)
+    changes.set_clock(game, seated, moved=None, now=None)
     with gamestore.game_change():
         gamestore.game_insert(game, seated, change)
         hooks.game_changed(game, seated, before=None)
@@ -195,8 +189,9 @@ def game_play(
                 return _played(played, outcome)
     path.inc()
     with gamestore.game_change():
+        at_hand = changes.game_at_hand(game_id)
         played, outcome = _play(
-            _locked(game_id), token, command, if_match, idempotency_key, computers_may_play
+            at_hand, token, command, if_match, idempotency_key, computers_may_play
         )
     return _played(played, outcome)
 
@@ -213,9 +208,9 @@ def _play(
     change's transaction; the outcome to count, None for a replayed answer."""
     game, players = at_hand.game, at_hand.players
     seat = seat_for_token(players, token).seat
-    _check_not_due(game, at_hand.now)
+    changes.check_not_due(game, at_hand.now)
     # Only a request that may be replayed needs its fingerprint.
-    fingerprint = _fingerprint(seat, command) if idempotency_key is not None else ""
+    fingerprint = changes.fingerprint(seat, command) if idempotency_key is not None else ""
     if idempotency_key is not None:
         first = IdempotencyRecord.objects.filter(game=game, key=idempotency_key).first()
         if first is not None:
@@ -231,18 +226,18 @@ def _play(
             ServiceCode.VERSION_MISMATCH,
             f"the game is at version {game.version}, not {if_match}"
         )
-    if isinstance(command, TURN_MOVES) and _out_of_time(game, at_hand.now):
+    if isinstance(command, TURN_MOVES) and changes.out_of_time(game, at_hand.now):
         raise ServiceError(
             ProblemCode.NOT_YOUR_TURN,
             "the time for this move ran out: the turn is played for you"
         )
     _computers_may_play(players, computers_may_play)
-    outcome = _match(game, players).play(
+    outcome = changes.match_of(game, players).play(
         game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)
     )
     before = hooks.position(game)
-    change = _apply(game, players, outcome)
-    _set_clock(game, players, moved=seat, now=at_hand.now)
+    change = changes.outcome_apply(game, players, outcome)
+    changes.set_clock(game, players, moved=seat, now=at_hand.now)
     gamestore.game_update(game, change, guarded=not at_hand.locked)
     hooks.game_changed(game, players, before)
     if idempotency_key is not None:
@@ -260,12 +255,12 @@ def _played(played: Played, outcome: Outcome | None) -> Played:
     if outcome is None:
         return played
     gamestore.kept_game_remember(played.game, played.players)
-    _count_moves(played.game, outcome)
+    changes.count_moves(played.game, outcome)
     levels = {p.seat: p.computer for p in played.players if p.computer is not None}
     if not levels:
         return played
     moves = Counter(
-        levels[e.seat] for e in outcome.events if e.type in MOVE_EVENTS and e.seat in levels
+        levels[e.seat] for e in outcome.events if e.type in changes.MOVE_EVENTS and e.seat in levels
     )
     return replace(played, computer_moves=dict(moves))
 
@@ -286,10 +281,10 @@ def game_join(
     """
     game_strategy_require(game_id=game_id)
     with gamestore.game_change():
-        locked = _locked(game_id)
+        locked = changes.game_at_hand(game_id)
         game, players = locked.game, locked.players
         _computers_may_play(players, computers_may_play)
-        outcome = _match(game, players).play(
+        outcome = changes.match_of(game, players).play(
             game.state, seat=None, command=command, dice=dice_for(game), mind=mind_for(game)
         )
         token = new_token()
@@ -298,8 +293,8 @@ def game_join(
         )
         players.append(joined)
         before = hooks.position(game)
-        change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=None, now=locked.now)
+        change = changes.outcome_apply(game, players, outcome)
+        changes.set_clock(game, players, moved=None, now=locked.now)
         gamestore.game_update(game, change, joined=[joined])
         hooks.game_changed(game, players, before)
     return _played(Played(game=game, players=players, tokens={joined.seat: token}), outcome)
@@ -308,22 +303,13 @@ def game_join(
 def game_abandon(*, game_id: Any, by: str) -> Game:
     """Mark a game that is not over ``abandoned``, logged like any change."""
     with gamestore.game_change():
-        locked = _locked(game_id)
+        locked = changes.game_at_hand(game_id)
         game, players = locked.game, locked.players
-        outcome = _match(game, players).abandon(game.state, by=by)
-        change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=None, now=locked.now)
+        outcome = changes.match_of(game, players).abandon(game.state, by=by)
+        change = changes.outcome_apply(game, players, outcome)
+        changes.set_clock(game, players, moved=None, now=locked.now)
         gamestore.game_update(game, change)
     return game
-
-
-# -- the common parts of every change ----------------------------------------------------
-
-
-def _match(game: Game, players: Sequence[Player] | Sequence[Seat]) -> Match:
-    seats = [Seat(p.name, p.computer) for p in players]
-    strategy = partial(computer_command, folder=settings.STRATEGY_DIR)
-    return Match(get_ruleset(game.ruleset), game.options, seats, strategy)
 
 
 def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
@@ -357,12 +343,12 @@ def game_time_out(*, game_id: Any) -> bool:
     its time ran out).
     """
     with gamestore.game_change():
-        locked = _locked(game_id)
+        locked = changes.game_at_hand(game_id)
         game, players = locked.game, locked.players
-        if not _out_of_time(game, locked.now):
+        if not changes.out_of_time(game, locked.now):
             return False
         seat = game.state["current"]
-        match = _match(game, players)
+        match = changes.match_of(game, players)
         deadline = game.deadline
         assert deadline is not None
         outcome = Outcome(
@@ -379,111 +365,22 @@ def game_time_out(*, game_id: Any) -> bool:
             command = computer_command(
                 ruleset, outcome.state, "greedy", game.options, mind, folder=settings.STRATEGY_DIR
             )
-            _extend(outcome, match.play(outcome.state, seat=seat, command=command, dice=dice,
+            changes.extend(outcome, match.play(outcome.state, seat=seat, command=command, dice=dice,
                                         mind=mind))
         timeouts = clocks.timeouts_after(game, len(players), moved=None)
         timeouts[seat] += 1
         limit = game.clock_max_timeouts or clocks.DEFAULT_MAX_TIMEOUTS
         if timeouts[seat] >= limit and status(outcome.state) == GameStatus.ACTIVE:
-            _extend(outcome, match.play(outcome.state, seat=seat, command=Leave(), dice=dice,
+            changes.extend(outcome, match.play(outcome.state, seat=seat, command=Leave(), dice=dice,
                                         mind=mind))
         before = hooks.position(game)
-        change = _apply(game, players, outcome)
-        _set_clock(game, players, moved=None, now=locked.now)
+        change = changes.outcome_apply(game, players, outcome)
+        changes.set_clock(game, players, moved=None, now=locked.now)
         game.timeouts = timeouts
         gamestore.game_update(game, change)
         hooks.game_changed(game, players, before)
     CLOCK_TIMEOUTS.inc()
-    _count_moves(game, outcome)
+    changes.count_moves(game, outcome)
     return True
 
 
-# The events that each stand for one move (a Ten Thousand throw or bank after a selection
-# writes set_aside first, counted with it).
-MOVE_EVENTS = {"rolled", "held", "scored", "scratched", "banked", "passed"}
-
-
-def _count_moves(game: Game, outcome: Outcome) -> None:
-    moves = sum(event.type in MOVE_EVENTS for event in outcome.events)
-    if moves:
-        MOVES.labels(game.ruleset).inc(moves)
-
-
-def _extend(outcome: Outcome, step: Outcome) -> None:
-    outcome.state = step.state
-    outcome.events.extend(step.events)
-    outcome.entries.extend(step.entries)
-
-
-def _out_of_time(game: Game, now: dt.datetime) -> bool:
-    return game.deadline is not None and now >= game.deadline
-
-
-def _set_clock(
-    game: Game, players: Sequence[Player], *, moved: int | None, now: dt.datetime | None
-) -> None:
-    """The deadline after a change made at ``now`` by the database's clock (read here if the
-    change has not read it: a new game), None without a clock; and the seats' timeouts in a
-    row (the seat that ``moved`` moved in time). No task is queued: the worker's sweep finds
-    the deadline on the game itself."""
-    if game.clock_seconds is None:
-        return
-    game.deadline = clocks.next_deadline(game, players, now or db_now())
-    game.timeouts = clocks.timeouts_after(game, len(players), moved=moved)
-
-
-def _check_not_due(game: Game, now: dt.datetime) -> None:
-    """A game of an assignment is played until the assignment's deadline (by the database's
-    clock), not after, whether or not the assignment's closing has run yet."""
-    if game.due_at is not None and now >= game.due_at:
-        raise ServiceError(
-            ProblemCode.GAME_NOT_ACTIVE,
-            "the assignment of this game is closed: it can no longer be played"
-        )
-
-
-def _locked(game_id: Any) -> gamestore.GameAtHand:
-    """The game, locked until the change commits, and its seats; ``not_found`` if none."""
-    found = gamestore.game_lock(game_id)
-    if found is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
-    return found
-
-
-def _apply(game: Game, players: Sequence[Player], outcome: Outcome) -> gamestore.Change:
-    """Sets what the engine decided on the game and its seats (state, status, log position,
-    totals; the finish time and winners once it is over); the rows the change adds."""
-    first_seq = game.last_seq + 1
-    game.state = outcome.state
-    view = game.view()
-    game.status = status(outcome.state)
-    game.open_seats = outcome.state.get("open_seats", 0)
-    game.last_seq = first_seq + len(outcome.events) - 1
-    if view.finished and game.finished_at is None:
-        game.finished_at = timezone.now()
-        game.winners = view.winners
-    changed = [p for p in players if p.total != view.totals[p.seat]]
-    for player in changed:
-        player.total = view.totals[player.seat]
-    by_seat = {player.seat: player for player in players}
-    return gamestore.Change(
-        events=[
-            Event(game=game, seq=first_seq + i, type=e.type, seat=e.seat, data=e.data)
-            for i, e in enumerate(outcome.events)
-        ],
-        entries=[
-            ScoreEntry(
-                game=game, player=by_seat[e.seat], category=e.category, points=e.points,
-                round=e.round,
-            )
-            for e in outcome.entries
-        ],
-        totals=changed,
-    )
-
-
-def _fingerprint(seat: int, command: Command) -> str:
-    request = json.dumps(
-        {"seat": seat, "action": command.action, "args": command.args()}, sort_keys=True
-    )
-    return hashlib.sha256(request.encode()).hexdigest()
