@@ -10,7 +10,7 @@ from pathlib import Path
 import dj_database_url
 
 from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
-from config.fast_path import *  # noqa: F403 - the fast path's switches, read there
+from config.fast_path import *  # noqa: F403 - the fast path's other switches, read there
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -144,7 +144,6 @@ SERVER_THREADS = env_int("SERVER_THREADS", 8, minimum=1)
 # Moves, creations and reads of a game run on the worker's event loop's own thread instead
 # (games.serving.quick): no hand-over to a thread, no wait for the interpreter lock.
 SERVER_QUICK_ON_LOOP = env_bool("SERVER_QUICK_ON_LOOP", True)
-# The fast path's other pieces, each of which can be turned off: config/fast_path.py.
 # The bounds of a request's head (its request line and header fields), enforced by the
 # service's HTTP protocol (games.serving.protocol) for uvicorn and gunicorn alike: neither
 # bounds them for httptools' parser. A head with more fields than this, or more bytes, is
@@ -299,8 +298,9 @@ AXES_VERBOSE = False
 
 REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES,
-    # DRF's JSON, written and read by orjson (games.http.fastjson), unless API_JSON is "drf".
-    **JSON_CLASSES[API_JSON],  # noqa: F405
+    # DRF's JSON, each body bounded as it is read (games.http.json_bodies).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["games.http.json_bodies.BoundedJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,

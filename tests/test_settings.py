@@ -131,9 +131,6 @@ def test_every_piece_of_the_fast_path_is_on_unless_its_switch_turns_it_off(tmp_p
     key = {"SECRET_KEY_FILE": str(tmp_path / "k")}
     assert setting("SERVER_BRIDGE", **key) == "threaded"
     assert setting("SERVER_BRIDGE", SERVER_BRIDGE="Plain", **key) == "plain"
-    renderers = "REST_FRAMEWORK['DEFAULT_RENDERER_CLASSES']"
-    assert setting(renderers, **key) == "['games.http.fastjson.FastJSONRenderer']"
-    assert setting(renderers, API_JSON="drf", **key) == "['rest_framework.renderers.JSONRenderer']"
     assert setting("DATABASE_PIPELINE", DATABASE_PIPELINE="false", **key) == "False"
 
 

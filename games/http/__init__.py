@@ -5,8 +5,8 @@ extension points, named in ``config/settings.py``.
   stop for repeated wrong credentials), ``permissions`` (who may do what).
 - How much they may: ``limits`` (counters in the shared cache), ``throttles`` (DRF's
   throttles over them).
-- What comes in: ``strict`` (bodies exactly as the schema says).
-- What goes out: ``fastjson`` (JSON by orjson), ``negotiation`` (which renderer answers).
+- What comes in: ``json_bodies`` (DRF's JSON parser, each body bounded), ``strict``
+  (bodies exactly as the schema says).
 - When it goes wrong: ``problems`` (every error as a problem document, with its code),
   ``error_table`` (``docs/errors.md`` written from the registry).
 - Around every request, ``middleware/``: ``request_metrics`` (counted and timed),

@@ -9,7 +9,7 @@ import platform
 
 import pytest
 
-from games.http.fastjson import MOST_BODY_BYTES
+from games.http.json_bodies import MOST_BODY_BYTES
 from games.http.problems import MOST_ERRORS_SHOWN
 from games.http.strict import MOST_DEPTH, MOST_NAMES, MOST_VALUES
 from games.models import Game
@@ -105,10 +105,10 @@ def test_a_long_list_is_refused_for_its_length_not_item_by_item(api, path, body,
 
 
 def test_memory_is_given_back_after_a_large_refused_body_only(api, monkeypatch):
-    from games.http import fastjson
+    from games.http import json_bodies
 
     calls: list[None] = []
-    monkeypatch.setattr(fastjson, "give_back_memory", lambda: calls.append(None))
+    monkeypatch.setattr(json_bodies, "give_back_memory", lambda: calls.append(None))
     assert_problem(post(api, VERIFY, {f"k{i}": i for i in range(30_000)}), 400, "invalid")
     assert len(calls) == 1
     assert_problem(post(api, VERIFY, {f"k{i}": i for i in range(100)}), 400, "invalid")
@@ -116,12 +116,12 @@ def test_memory_is_given_back_after_a_large_refused_body_only(api, monkeypatch):
 
 
 def test_the_c_library_s_trim_is_found_where_glibc_runs():
-    from games.http import fastjson
+    from games.http import json_bodies
 
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("not glibc")
-    assert fastjson.give_back_memory is not None
-    fastjson.give_back_memory()
+    assert json_bodies.give_back_memory is not None
+    json_bodies.give_back_memory()
 
 
 def test_the_schema_bounds_the_objects_whose_names_the_client_chooses(api):

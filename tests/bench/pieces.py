@@ -32,8 +32,6 @@ PIECES: dict[str, dict[str, str]] = {
     "pipelined writes": {"DATABASE_PIPELINE": "false"},
     "prepared statements": {"DATABASE_PREPARE": "false"},
     "kept games": {"GAMES_KEPT": "0"},
-    "orjson": {"API_JSON": "drf"},
-    "per-thread move fields": {"MOVE_FIELDS_PER_THREAD": "false"},
     "streams' news": {"STREAMS_NEWS": "false"},
 }
 # Pieces no move of an unwatched game takes: their phase would measure nothing of them.

@@ -1,10 +1,8 @@
 """A game's requests: its creation, the moves (each parsed into the engine's typed command),
 and the query strings of its list, its log and its analysis."""
 
-import threading
 from typing import Any, ClassVar, NoReturn
 
-from django.conf import settings
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -129,33 +127,10 @@ def positions(help_text: str, *, required: bool = True) -> PositionsField:
     return PositionsField(required=required, help_text=help_text)
 
 
-# Each thread's fields of each move's body (CommandIn.get_fields).
-_kept = threading.local()
-
-
 class CommandIn(StrictSerializer):
     """A move's body; once valid, :meth:`save` yields the engine's typed command."""
 
     command: ClassVar[type[Command]]
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        """The body's fields, made once per thread rather than copied for every move.
-
-        DRF deep-copies a serializer's declared fields for each instance, so that no two
-        share one; for a move's few plain fields that copy was a good part of its parsing.
-        The fields hold nothing of a request once it is validated, and a thread validates
-        one body at a time, so each thread keeps one set per body class, and DRF binds them
-        to the new serializer as it binds any field (which sets each one's ``source``
-        anew: it is cleared for that, as a field is made)."""
-        if not settings.MOVE_FIELDS_PER_THREAD:
-            return super().get_fields()
-        kept: dict[type, dict[str, serializers.Field]] = _kept.__dict__.setdefault("fields", {})
-        fields = kept.get(type(self))
-        if fields is None:
-            fields = kept[type(self)] = super().get_fields()
-        for field in fields.values():
-            field.source = None
-        return dict(fields)
 
     def create(self, validated_data: dict[str, Any]) -> Command:
         return self.command(

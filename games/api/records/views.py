@@ -52,7 +52,7 @@ class GameRecordView(ProblemRefusals):
 
 class RecordVerifyView(APIView):
     authentication_classes: list = []
-    most_body_bytes = MOST_BYTES  # read by the parser (games.http.fastjson)
+    most_body_bytes = MOST_BYTES  # read by the parser (games.http.json_bodies)
     throttle_classes = [VerifyThrottle]
 
     @extend_schema(
