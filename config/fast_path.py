@@ -9,7 +9,7 @@ they go with there.
 from config.env import env_bool, env_choice
 
 __all__ = [
-    "API_JSON", "DATABASE_PIPELINE", "JSON_CLASSES", "MOVE_FIELDS_PER_THREAD",
+    "API_JSON", "DATABASE_PIPELINE", "DATABASE_WRITES", "JSON_CLASSES", "MOVE_FIELDS_PER_THREAD",
     "SERVER_ACCEPT_PACING", "SERVER_BRIDGE", "STREAMS_NEWS",
 ]
 
@@ -19,6 +19,10 @@ SERVER_BRIDGE = env_choice("SERVER_BRIDGE", "threaded", ("threaded", "plain"))
 SERVER_ACCEPT_PACING = env_bool("SERVER_ACCEPT_PACING", True)
 # A change's statements sent together, in one round trip (games.db.rows); false: one by one.
 DATABASE_PIPELINE = env_bool("DATABASE_PIPELINE", True)
+# How the game store reads and writes a game (games.db.gamestore): "sql", the hand-written
+# statements of games.db.rows, or "orm", Django's ORM the plain way (games.db.ormstore; no
+# game is then kept, GAMES_KEPT notwithstanding).
+DATABASE_WRITES = env_choice("DATABASE_WRITES", "sql", ("sql", "orm"))
 # "orjson" (games.http.fastjson, games.http.negotiation) or "drf" (DRF's JSON, bodies bounded).
 API_JSON = env_choice("API_JSON", "orjson", ("orjson", "drf"))
 # A stream sends the events its notification carries (games.db.notify); false: it reads the log.

@@ -32,6 +32,7 @@ PIECES: dict[str, dict[str, str]] = {
     "pipelined writes": {"DATABASE_PIPELINE": "false"},
     "prepared statements": {"DATABASE_PREPARE": "false"},
     "kept games": {"GAMES_KEPT": "0"},
+    "hand-written SQL": {"DATABASE_WRITES": "orm"},
     "orjson": {"API_JSON": "drf"},
     "per-thread move fields": {"MOVE_FIELDS_PER_THREAD": "false"},
     "streams' news": {"STREAMS_NEWS": "false"},
