@@ -8,7 +8,9 @@ they go with there.
 
 from config.env import env_bool, env_choice
 
-__all__ = ["DATABASE_PIPELINE", "SERVER_ACCEPT_PACING", "SERVER_BRIDGE", "STREAMS_NEWS"]
+__all__ = [
+    "DATABASE_PIPELINE", "DATABASE_WRITES", "SERVER_ACCEPT_PACING", "SERVER_BRIDGE", "STREAMS_NEWS",
+]
 
 # "threaded" (games.serving.threaded_wsgi) or "plain" (Django's own ASGI handler).
 SERVER_BRIDGE = env_choice("SERVER_BRIDGE", "threaded", ("threaded", "plain"))
@@ -16,5 +18,9 @@ SERVER_BRIDGE = env_choice("SERVER_BRIDGE", "threaded", ("threaded", "plain"))
 SERVER_ACCEPT_PACING = env_bool("SERVER_ACCEPT_PACING", True)
 # A change's statements sent together, in one round trip (games.db.rows); false: one by one.
 DATABASE_PIPELINE = env_bool("DATABASE_PIPELINE", True)
+# How the game store reads and writes a game (games.db.gamestore): "sql", the hand-written
+# statements of games.db.rows, or "orm", Django's ORM the plain way (games.db.ormstore; no
+# game is then kept, GAMES_KEPT notwithstanding).
+DATABASE_WRITES = env_choice("DATABASE_WRITES", "sql", ("sql", "orm"))
 # A stream sends the events its notification carries (games.db.notify); false: it reads the log.
 STREAMS_NEWS = env_bool("STREAMS_NEWS", True)

@@ -132,6 +132,8 @@ def test_every_piece_of_the_fast_path_is_on_unless_its_switch_turns_it_off(tmp_p
     assert setting("SERVER_BRIDGE", **key) == "threaded"
     assert setting("SERVER_BRIDGE", SERVER_BRIDGE="Plain", **key) == "plain"
     assert setting("DATABASE_PIPELINE", DATABASE_PIPELINE="false", **key) == "False"
+    assert setting("DATABASE_WRITES", **key) == "sql"
+    assert setting("DATABASE_WRITES", DATABASE_WRITES="ORM", **key) == "orm"
 
 
 def test_a_switch_in_an_unknown_position_stops_the_service_with_its_choices(tmp_path):

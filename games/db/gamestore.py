@@ -11,19 +11,28 @@ wrote last is one: it is decided on the game as this process kept it (``kept_gam
 ``games.db.kept``), and its writes apply only if nobody has written the game since.
 
 The live event streams read a game's log here too (``game_log``), without a lock.
+
+With ``settings.DATABASE_WRITES = "orm"`` every one of these reads and writes goes through
+Django's ORM the plain way instead (``games.db.ormstore``), and no game is kept: the same
+rows, the same answers, more round trips. The public functions here are the one seam either
+way; they read the setting once.
 """
 
 import datetime as dt
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.signals import setting_changed
 from django.db import DatabaseError, connection, models
 from django.db.models.functions import Now
+from django.dispatch import receiver
 
-from games.db import clock, kept, rows
+from games.db import clock, kept, ormstore, rows
 from games.models import Event, Game, Player, ScoreEntry
 from scoring.match import GameStatus
 
@@ -67,11 +76,28 @@ class Stale(Exception):
     read under its lock (``game_lock``)."""
 
 
+@cache
+def _by_orm() -> bool:
+    """Whether the ORM reads and writes games (``settings.DATABASE_WRITES``): read once."""
+    return bool(settings.DATABASE_WRITES == "orm")
+
+
+@receiver(setting_changed)
+def _writes_changed(*, setting: str, **kwargs: Any) -> None:
+    """A test that changes the setting is taken at its word from its next change."""
+    if setting == "DATABASE_WRITES":
+        _by_orm.cache_clear()
+
+
 @contextmanager
 def game_change() -> Iterator[None]:
     """The transaction of one change to a game (``transaction.atomic()`` in fewer round trips:
     ``games.db.rows.change``): its lock opens it, its writes end it. Raises :class:`Stale`
     when the change was decided on a kept game that somebody wrote since."""
+    if _by_orm():
+        with ormstore.game_change():
+            yield
+        return
     try:
         with rows.change():
             yield
@@ -89,6 +115,9 @@ def game_lock(game_id: Any) -> GameAtHand | None:
     those of the last change committed, and the time with the game's row. SQLite has no
     ``FOR UPDATE``; it locks the whole database when the transaction begins.
     """
+    if _by_orm():
+        found_orm = ormstore.game_lock(game_id)
+        return None if found_orm is None else GameAtHand(*found_orm)
     key = _key(game_id)
     if key is None:
         return None
@@ -115,8 +144,9 @@ def kept_game_take(game_id: Any) -> GameAtHand | None:
     time worked out without asking it (``clock.estimated``); None when this process keeps
     no such game (or PostgreSQL does not hold it, or the time is not known). Nothing is
     locked or read: the change's writes apply only if the game is still as kept
-    (:func:`game_update`), or raise :class:`Stale`."""
-    if not _versioned():
+    (:func:`game_update`), or raise :class:`Stale`. Never with the ORM's writes, which
+    cannot guard theirs."""
+    if _by_orm() or not _versioned():
         return None
     key, now = _key(game_id), clock.estimated()
     if key is None or now is None:
@@ -130,6 +160,8 @@ def kept_game_take(game_id: Any) -> GameAtHand | None:
 
 def kept_game_remember(game: Game, players: list[Player]) -> None:
     """Keeps the game as this process just wrote it, for its next move (:func:`kept_game_take`)."""
+    if _by_orm():
+        return
     kept.keep(_key(game.pk), game, players)
 
 
@@ -154,6 +186,9 @@ def game_due_clock(*, passed_over: Collection[Any] = ()) -> Any | None:
 def game_insert(game: Game, players: Sequence[Player], change: Change) -> None:
     """Inserts a new game, at its first version, with its seats (which get their ids) and
     the change's events and score entries."""
+    if _by_orm():
+        ormstore.game_insert(game, players, change)
+        return
     statement = rows.insert(Game, [game])[0]
     if _versioned():
         statement = _returning_xmin(statement, f", {clock.now_sql()}")
@@ -172,6 +207,9 @@ def game_update(
     still the version this process wrote (PostgreSQL's ``xmin``: any writer makes a new one),
     its clock has not run out and its assignment is not due, by the database's clock;
     otherwise the whole change fails with :class:`Stale`."""
+    if _by_orm():
+        ormstore.game_update(game, change, changing=CHANGING, joined=joined)
+        return
     game.version += 1
     statements = [_game_update(game, guarded=guarded)]
     # A seat joining now is inserted with its total.
@@ -184,6 +222,8 @@ def game_update(
 def game_log(game_id: Any, *, after: int, limit: int) -> tuple[str, int, list[Event]] | None:
     """The game's status and last seq, and the first ``limit`` events of its log after seq
     ``after``; None for an id that is not a game's. One round trip on PostgreSQL."""
+    if _by_orm():
+        return ormstore.game_log(game_id, after=after, limit=limit)
     key = _key(game_id)
     if key is None:
         return None

@@ -11,7 +11,7 @@ from games.classrooms.figures import figures_due
 from games.db import gamestore, rows
 from games.db.gamestore import game_due_clock
 from games.models import Event, Game, IdempotencyRecord
-from tests.conftest import postgres_only
+from tests.conftest import pins_the_fast_path, postgres_only
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 
@@ -90,6 +90,7 @@ def statements_of(function, *args, **kwargs) -> list[rows.Statement]:
     return captured
 
 
+@pins_the_fast_path  # the plans of the hand-written statements (games.db.rows)
 def test_a_moves_read_and_a_streams_read_use_indexes_among_thousands_of_games(api) -> None:
     fill()
     game = api.create()

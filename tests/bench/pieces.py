@@ -32,6 +32,7 @@ PIECES: dict[str, dict[str, str]] = {
     "pipelined writes": {"DATABASE_PIPELINE": "false"},
     "prepared statements": {"DATABASE_PREPARE": "false"},
     "kept games": {"GAMES_KEPT": "0"},
+    "hand-written SQL": {"DATABASE_WRITES": "orm"},
     "streams' news": {"STREAMS_NEWS": "false"},
 }
 # Pieces no move of an unwatched game takes: their phase would measure nothing of them.

@@ -2,11 +2,12 @@
 
 For each setting that turns a piece off (``tests.bench.pieces``: the threaded bridge, quick
 requests on the loop, the accept pacing, pipelined writes, prepared statements, kept games,
-the streams' news), and for all of them off at once (the plain Django way),
-a server plays the same short game over HTTP as one with every piece on: a creation, a
-turn's rolls and holds, a box scored, a refused move, a read and the game's event stream
-opened. Every answer must have the same status, media type and shape (its keys and their
-JSON types, dice aside) as with every piece on; the refused move must change nothing.
+the hand-written SQL, the streams' news), and for all
+of them off at once (the plain Django way), a server plays the same short game over HTTP as
+one with every piece on: a creation, a turn's rolls and holds, a box scored, a refused move,
+a read and the game's event stream opened. Every answer must have the same status, media
+type and shape (its keys and their JSON types, dice aside) as with every piece on; the
+refused move must change nothing.
 """
 
 import json
