@@ -88,8 +88,8 @@ TEST_TABLES ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dice-service/strategy-tabl
 TEST_ENV := env -u PYTHONDONTWRITEBYTECODE STRATEGY_DIR=$(TEST_TABLES)
 
 # The inner loop, under a minute: lint, the type check and the tests that need no live
-# server and no browser (everything outside tests/live/), less those that solve whole tables (marker
-# slow). make test runs them all again, with the rest.
+# server and no browser (everything outside tests/live/), less those that take seconds each
+# (marker slow: whole tables solved, long scenarios). make test runs them all, with the rest.
 check: lint typecheck
 	$(TEST_ENV) $(PYTEST) --ignore=tests/live -m "not slow"
 

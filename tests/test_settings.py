@@ -113,12 +113,14 @@ def check_deploy(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_compose_settings_pass_the_deployment_check():
     answer = check_deploy(compose_environment())
     assert answer.returncode == 0, answer.stdout + answer.stderr
     assert "no issues" in answer.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variable", ["SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE"])
 def test_the_deployment_check_notices_a_missing_https_setting(variable):
     env = compose_environment() | {variable: "false"}

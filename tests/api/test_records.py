@@ -209,6 +209,7 @@ def test_a_game_created_before_the_derived_dice_keeps_playing(api):
 # -- the secret stays hidden ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_answer_or_admin_page_shows_the_secret_before_the_end(api, client, caplog):
     caplog.set_level("DEBUG")
     admin = get_user_model().objects.create_superuser("admin", "a@example.com", "pw")

@@ -115,6 +115,7 @@ def play_ten_thousand(shaped: Shaped, game: dict, rng: random.Random) -> dict:
     return shown
 
 
+@pytest.mark.slow
 def test_every_answer_of_a_game_has_its_shape(shaped):
     games = []
     for ruleset in BOX_GAMES:

@@ -159,6 +159,7 @@ def test_one_receivers_backlog_takes_only_its_share_of_the_attempts(classes):
         healthy.close()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_receivers_that_never_answer_delay_no_other_receivers_first_attempt(settings):
     """Thirty receivers that accept and never answer, with two events each, are being tried

@@ -158,6 +158,7 @@ def test_joining_a_game_takes_a_name_by_the_same_rule(classes):
     assert joined.json()["players"][1]["name"] == "Cleo"
 
 
+@pytest.mark.slow
 def test_the_schema_pattern_of_a_name_is_the_rule(classes):
     """A name the schema's pattern allows is taken; one it refuses is refused. Python's
     re reads the pattern here; ECMAScript reads it alike (it names no character beyond the

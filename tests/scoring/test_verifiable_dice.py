@@ -170,6 +170,7 @@ def test_any_other_client_seed_is_refused(seed):
 CHI_SQUARE_5_AT_0_001 = 20.515
 
 
+@pytest.mark.slow
 def test_a_million_derived_dice_are_fair():
     """Every coordinate of eight seats' 7,000 turns of three throws of six dice."""
     tally = [0] * 7

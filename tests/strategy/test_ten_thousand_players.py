@@ -202,6 +202,7 @@ def test_optimal_plays_whole_legal_games_beyond_the_solved_ones(
         assert game.winners
 
 
+@pytest.mark.slow
 def test_optimal_beats_classic_head_to_head(folder: Path) -> None:
     played = duel("optimal", "classic", 300, 1, DEFAULTS, folder)
     wins = sum(score(seat, game) for seat, game in played)
