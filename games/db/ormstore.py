@@ -14,7 +14,7 @@ hand-written ``UPDATE`` that the ORM has no way to say.
 import datetime as dt
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
@@ -23,8 +23,17 @@ from django.db.models.expressions import RawSQL
 from games.db import clock
 from games.models import Event, Game, Player, ScoreEntry
 
-if TYPE_CHECKING:
-    from games.db.gamestore import Change
+
+class Change(Protocol):
+    """What a change adds and alters (``games.db.gamestore.Change``, which the store passes):
+    named here by its shape, so that this module needs nothing of the store's."""
+
+    @property
+    def events(self) -> Sequence[Event]: ...
+    @property
+    def entries(self) -> Sequence[ScoreEntry]: ...
+    @property
+    def totals(self) -> Sequence[Player]: ...
 
 # The annotation that carries the database's time on the locked game (taken off it again).
 _NOW = "store_now"
@@ -57,7 +66,7 @@ def game_lock(game_id: Any) -> tuple[Game, list[Player], dt.datetime] | None:
     return game, players, moment
 
 
-def game_insert(game: Game, players: Sequence[Player], change: "Change") -> None:
+def game_insert(game: Game, players: Sequence[Player], change: Change) -> None:
     """The new game, its seats (which get their ids), its events and its score entries."""
     game.save(force_insert=True)
     for player in players:
@@ -66,7 +75,7 @@ def game_insert(game: Game, players: Sequence[Player], change: "Change") -> None
 
 
 def game_update(
-    game: Game, change: "Change", *, changing: Sequence[str], joined: Sequence[Player] = ()
+    game: Game, change: Change, *, changing: Sequence[str], joined: Sequence[Player] = ()
 ) -> None:
     """The game's next version (its ``changing`` fields), the totals that changed, the
     seats that joined, the events and the score entries."""
@@ -93,7 +102,7 @@ def game_log(game_id: Any, *, after: int, limit: int) -> tuple[str, int, list[Ev
     return found[0], found[1], list(events)
 
 
-def _added(change: "Change") -> None:
+def _added(change: Change) -> None:
     """The change's events, then its score entries (whose seats are saved by now)."""
     Event.objects.bulk_create(change.events)
     ScoreEntry.objects.bulk_create(change.entries)
