@@ -89,7 +89,7 @@ MIDDLEWARE = [
     # API keys and the stop for repeated wrong credentials (games.http.api_keys).
     "games.http.api_keys.ApiKeyMiddleware",
     # Who asks for a missing strategy table: a client may queue a few builds an hour.
-    "games.http.throttles.TableAskerMiddleware",
+    "games.http.middleware.table_askers.TableAskerMiddleware",
     # Admin login attempts (django-axes): last, as it asks.
     "axes.middleware.AxesMiddleware",
 ]

@@ -11,5 +11,6 @@ extension points, named in ``config/settings.py``.
   ``error_table`` (``docs/errors.md`` written from the registry).
 - Around every request, ``middleware/``: ``request_metrics`` (counted and timed),
   ``problem_middleware`` (the bodiless refusals of Django and WhiteNoise), ``admin_sessions``
-  (the admin's middleware passed by for the API).
+  (the admin's middleware passed by for the API), ``table_askers`` (who asks for a missing
+  strategy table).
 """

@@ -11,12 +11,11 @@ them; an empty rate turns that limit off.
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
@@ -24,7 +23,6 @@ from rest_framework.views import APIView
 
 from games.classrooms.quotas import quota_of
 from games.http.limits import Window, client_address, hit, over, parse_rates
-from games.work.tables import ASKER
 from scoring.match import Seat
 from scoring.registry import RULESETS, family_of
 
@@ -258,26 +256,3 @@ def create_estimate(*, ruleset_id: str, players: Sequence[Seat], open_seats: int
             for level in levels
         )
     return 0  # an unknown ruleset: the service refuses it
-
-
-class TableAskerMiddleware:
-    """Names the client of each request (its address, as the limits count it) for
-    ``games.work.tables``, which limits the new strategy tables one client may queue; work
-    outside requests names nobody and is not limited."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        token = ASKER.set(lambda: _may_queue_table(f"address:{client_address(request)}"))
-        try:
-            return self.get_response(request)
-        finally:
-            ASKER.reset(token)
-
-
-def _may_queue_table(asker: str) -> bool:
-    """Counts one more new table queued by ``asker``: whether it is within
-    ``STRATEGY_BUILD_RATE``."""
-    windows = parse_rates(settings.STRATEGY_BUILD_RATE, name="STRATEGY_BUILD_RATE")
-    return not windows or hit(scope="strategy-build", ident=asker, windows=windows) is None
