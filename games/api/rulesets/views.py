@@ -2,7 +2,7 @@
 position, stateless."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
@@ -28,6 +28,7 @@ from games.http.throttles import AdviceThrottle
 from games.play.advice import ten_thousand_advice
 from games.play.strategy import strategy_load
 from scoring import RULESETS, Ruleset, family_of
+from scoring.boxgames.boxgame import BoxGame
 from scoring.boxgames.family import BOX_GAMES
 from scoring.boxgames.strategy import advise_with
 from scoring.tenthousand.family import TEN_THOUSAND
@@ -130,10 +131,15 @@ def _box_advice(ruleset: Ruleset, data: Any) -> AdviceBody:
     given = AdviceIn(data=data)
     given.is_valid(raise_exception=True)
     position = given.validated_data
+    options = ruleset.validate_options(position["options"])
+    # A position no game reaches is refused before any table is read: its answer is 400
+    # whether or not this host has the table yet (never 503, never a build queued for it).
+    boxes = cast(BoxGame, ruleset)
+    boxes.check_bonus(
+        position["yahtzee_bonus"] or 0, boxes.check_card(position.get("scorecard")), options
+    )
     advice = advise_with(
-        strategy_load(
-            ruleset_id=ruleset.id, options=ruleset.validate_options(position["options"])
-        ),
+        strategy_load(ruleset_id=ruleset.id, options=options),
         position.get("scorecard"),
         position["yahtzee_bonus"],
         position.get("dice"),
