@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("play/", play, name="play"),
     re_path(rf"^play/(?P<game_id>{UUID_RE})/$", play, name="play-game"),
+    re_path(rf"^play/tournaments/(?P<game_id>{UUID_RE})/$", play, name="play-tournament"),
     path("teach/", teach, name="teach"),
     path("metrics", metrics, name="metrics"),
     # Unknown paths under /api/ answer a problem document, never an HTML page.

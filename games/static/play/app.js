@@ -4,10 +4,12 @@
 import { playerApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { GameScreen } from "./game.js";
+import { ScrimmageScreen } from "./scrimmage.js";
 import { StartScreen } from "./start.js";
 
 const main = document.getElementById("main");
 const GAME_PATH = /^\/play\/([0-9a-fA-F-]{36})\/?$/;
+const TOURNAMENT_PATH = /^\/play\/tournaments\/([0-9a-fA-F-]{36})\/?$/;
 
 let rulesets = null; // from GET /api/v1/rulesets/, once
 let screen = null; // the screen shown now; has stop() when it holds a stream
@@ -41,7 +43,9 @@ async function route() {
     replace(main, [h("h1", {}, "Dice games"), box]);
     return;
   }
-  screen = id ? new GameScreen(main, rulesets, id, navigate) : new StartScreen(main, rulesets, navigate);
+  const tournament = TOURNAMENT_PATH.exec(window.location.pathname)?.[1];
+  if (tournament) screen = new ScrimmageScreen(main, rulesets, tournament.toLowerCase());
+  else screen = id ? new GameScreen(main, rulesets, id, navigate) : new StartScreen(main, rulesets, navigate);
   screen.show();
 }
 

@@ -105,9 +105,11 @@ export function nextGame(assignment) {
 // -- the start screen's part --------------------------------------------------------------
 
 export class AssignmentsPanel {
-  constructor(rulesets, navigate) {
+  /** `onKey` is told when the key in this tab changes (given, or forgotten). */
+  constructor(rulesets, navigate, onKey = null) {
     this.rulesets = rulesets;
     this.navigate = navigate;
+    this.onKey = onKey;
     this.problem = alertBox();
     this.status = h("p", { class: "help", role: "status" });
     this.element = h("section", { class: "card assignments", id: "assignments", "aria-labelledby": "assignments-title" });
@@ -198,6 +200,7 @@ export class AssignmentsPanel {
     }
     playerApi.key.keep(key);
     await this.load();
+    this.onKey?.();
     this.element.querySelector("h2")?.focus();
   }
 
@@ -208,6 +211,7 @@ export class AssignmentsPanel {
     this.problem.hidden = true;
     this.status.textContent = "";
     this.render();
+    this.onKey?.();
     this.element.querySelector("#api-key")?.focus();
   }
 

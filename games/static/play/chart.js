@@ -21,14 +21,14 @@ export const MEASURES = {
 const number = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "–");
 
 /** A step of 1, 2 or 5 times a power of ten giving about `count` ticks over the span. */
-function tickStep(span, count) {
+export function tickStep(span, count) {
   const rough = span / Math.max(count, 1);
   const power = 10 ** Math.floor(Math.log10(rough || 1));
   const step = [1, 2, 5, 10].map((m) => m * power).find((m) => m >= rough) ?? 10 * power;
   return Math.max(step, 1);
 }
 
-function ticks(low, high, count) {
+export function ticks(low, high, count) {
   const step = tickStep(high - low, count);
   const out = [];
   for (let value = Math.ceil(low / step) * step; value <= high + 1e-9; value += step) out.push(value);

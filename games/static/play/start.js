@@ -5,6 +5,7 @@ import { playerApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { humanize, list } from "../common/text.js";
 import { AssignmentsPanel } from "./assignments.js";
+import { BotsPanel } from "./bots.js";
 import { keepSeat } from "./seats.js";
 
 // Strategies of computer seats (docs/contract.md, "Games"); Ten Thousand also has its original game's player.
@@ -23,7 +24,8 @@ export class StartScreen {
     this.problem = alertBox();
     this.ruleset = this.rulesets[0];
     this.waiting = h("section", { "aria-labelledby": "waiting-title" });
-    this.assignments = new AssignmentsPanel(rulesets, navigate);
+    this.bots = new BotsPanel(rulesets, navigate);
+    this.assignments = new AssignmentsPanel(rulesets, navigate, () => this.bots.load());
   }
 
   show() {
@@ -69,7 +71,7 @@ export class StartScreen {
       h("button", { type: "submit", class: "primary" }, "Start game"),
     );
     replace(this.main, [
-      h("h1", { tabindex: "-1" }, "New game"), this.form, this.assignments.show(), this.waiting,
+      h("h1", { tabindex: "-1" }, "New game"), this.form, this.assignments.show(), this.bots.show(), this.waiting,
     ]);
     this.renderRuleset();
     this.renderSeats();

@@ -9,6 +9,7 @@ import { JoiningPanel } from "./joining.js";
 import { newKeyPanel } from "./key.js";
 import { Poller } from "./poll.js";
 import { ResultsView } from "./results.js";
+import { TournamentsSection } from "./tournaments.js";
 
 const OVERVIEW_MS = 15_000; // the roster and the list of assignments
 
@@ -64,6 +65,9 @@ export class ClassroomScreen {
       rulesets: this.rulesets,
       onAssignment: (assignment) => this.updateAssignment(assignment),
     });
+    this.tournaments = new TournamentsSection({
+      key: this.key, classroomId: this.classroom.id, rulesets: this.rulesets,
+    });
     replace(this.main, [
       h("h1", { tabindex: "-1" }, this.classroom.name, " ", h("small", {}, "classroom")),
       this.newKey ? newKeyPanel(this.newKey, () => {
@@ -86,14 +90,17 @@ export class ClassroomScreen {
         h("h2", { id: "assignments-title" }, "Assignments"),
         this.list),
       this.resultsSection,
+      this.tournaments.elements(),
     ]);
     this.main.querySelector("h1").focus();
     this.overview.start();
+    this.tournaments.start();
   }
 
   stop() {
     this.overview.stop();
     this.results.stop();
+    this.tournaments?.stop();
   }
 
   leave() {

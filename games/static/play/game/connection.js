@@ -1,5 +1,5 @@
 // How the game screen hears of moves: a public game's event stream, or, for a game of an
-// assignment (private until its deadline), asking for new events with the seat's token.
+// assignment or a tournament (private until it is over), asking for new events with the seat's token.
 
 import { playerApi } from "../../common/api.js";
 
@@ -24,13 +24,18 @@ export class GameConnection {
 
   /** Follow the game: the stream for a public game, polling for a private one. */
   start() {
-    if (this.state.game.assignment) this.poll();
+    if (this.private) this.poll();
     else this.follow();
   }
 
   /** After a move: a private game's log is asked for at once. */
   moved() {
-    if (this.state.game.assignment) this.poll();
+    if (this.private) this.poll();
+  }
+
+  /** A game of an assignment or of a tournament: seen by its classroom only, with a key. */
+  get private() {
+    return Boolean(this.state.game.assignment || this.state.game.tournament);
   }
 
   stop() {

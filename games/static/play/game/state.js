@@ -73,7 +73,7 @@ export class GameState {
     const token = Object.values(this.seats)[0];
     if (token) return { token };
     const key = playerApi.key.held();
-    if (key && (!this.game || this.game.assignment)) return { key };
+    if (key && (!this.game || this.game.assignment || this.game.tournament)) return { key };
     return {};
   }
 

@@ -1,0 +1,124 @@
+// The classroom's tournaments: set one from the classroom's bots and the computers, list
+// them, and follow the one chosen live (../common/arena_view.js).
+
+import { teacherApi } from "../common/api.js";
+import { STATUS_WORDS, formatOf, listOf } from "../common/arena.js";
+import { TournamentForm } from "../common/arena_form.js";
+import { TournamentView } from "../common/arena_view.js";
+import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { when } from "./forms.js";
+import { Poller } from "./poll.js";
+
+const LIST_MS = 15_000;
+
+export class TournamentsSection {
+  constructor({ key, classroomId, rulesets }) {
+    this.key = key;
+    this.classroomId = classroomId;
+    this.rulesets = rulesets;
+    this.tournaments = null;
+    this.selected = null;
+    this.shown = null;
+    this.form = new TournamentForm({
+      rulesets,
+      bots: [],
+      send: (body) => teacherApi.request("POST", this.path(), { key, body }),
+      onSet: (tournament) => {
+        this.tournaments = [tournament, ...(this.tournaments ?? []).filter((t) => t.id !== tournament.id)];
+        this.select(tournament);
+      },
+    });
+    this.poller = new Poller(() => this.load(), LIST_MS);
+  }
+
+  path(rest = "") {
+    return `/classrooms/${this.classroomId}/tournaments/${rest}`;
+  }
+
+  elements() {
+    this.problem = alertBox();
+    this.list = h("div", {}, h("p", {}, "Loading the tournaments…"));
+    this.followed = h("section", { class: "card", "aria-labelledby": "tournament-title", hidden: true });
+    this.view = null;
+    return [
+      this.form.element(),
+      h("section", { class: "card", "aria-labelledby": "tournaments-title" },
+        h("h2", { id: "tournaments-title" }, "Tournaments"),
+        this.problem,
+        this.list),
+      this.followed,
+    ];
+  }
+
+  start() {
+    this.poller.start();
+  }
+
+  stop() {
+    this.poller.stop();
+    this.view?.stop();
+  }
+
+  async load() {
+    let bots;
+    try {
+      [bots, this.tournaments] = await Promise.all([
+        teacherApi.request("GET", "/bots/", { key: this.key }).then(listOf),
+        teacherApi.request("GET", this.path(), { key: this.key }).then(listOf),
+      ]);
+    } catch (error) {
+      if (this.problem.hidden || this.problem.textContent !== error.message) showProblem(this.problem, error);
+      return ![401, 403].includes(error.status);
+    }
+    this.problem.hidden = true;
+    if (JSON.stringify(bots) !== JSON.stringify(this.form.bots)) this.form.setBots(bots);
+    this.drawList();
+    return true;
+  }
+
+  drawList() {
+    const shown = JSON.stringify([this.tournaments, this.selected?.id]);
+    if (shown === this.shown) return;
+    this.shown = shown;
+    if (!this.tournaments.length) {
+      replace(this.list, h("p", {}, "No tournament yet: set one above."));
+      return;
+    }
+    replace(this.list, [
+      h("p", { class: "help" }, "Newest first. Choose one to follow it live."),
+      h("ul", { class: "tournament-list", "aria-labelledby": "tournaments-title" },
+        this.tournaments.map((t) => {
+          const ruleset = this.rulesets.find((r) => r.id === t.ruleset);
+          return h("li", {}, h("button", {
+            type: "button", class: "assignment", "aria-pressed": t.id === this.selected?.id ? "true" : "false",
+            "data-key": `tournament-${t.id}`, onclick: () => this.select(t),
+          },
+          h("span", { class: "title" }, t.title),
+          h("span", { class: "meta" }, [
+            ruleset?.name ?? t.ruleset, formatOf(t), STATUS_WORDS[t.status] ?? t.status,
+            t.scrimmage ? "scrimmage" : null,
+            `${t.progress.finished} of ${t.progress.games} games finished`,
+            `starts ${when(t.starts_at)}`,
+          ].filter(Boolean).join(" · "))));
+        })),
+    ]);
+  }
+
+  select(tournament) {
+    this.selected = tournament;
+    this.drawList();
+    this.view?.stop();
+    this.view = new TournamentView(this.followed, {
+      api: teacherApi,
+      key: this.key,
+      path: this.path(`${tournament.id}/`),
+      rulesets: this.rulesets,
+      onChange: (t) => {
+        const index = this.tournaments?.findIndex((x) => x.id === t.id) ?? -1;
+        if (index >= 0) this.tournaments[index] = t;
+        this.drawList();
+      },
+    });
+    this.view.follow();
+  }
+}
