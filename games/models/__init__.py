@@ -15,6 +15,7 @@ from games.models.game import (
     ScoreEntry,
 )
 from games.models.strategy import StrategyTable
+from games.models.tournament import Entrant, Tournament
 from games.models.webhook import Delivery, Webhook
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "AssignmentStatus",
     "Classroom",
     "Delivery",
+    "Entrant",
     "Event",
     "Game",
     "IdempotencyRecord",
@@ -31,5 +33,6 @@ __all__ = [
     "ScoreEntry",
     "StrategyTable",
     "Student",
+    "Tournament",
     "Webhook",
 ]

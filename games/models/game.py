@@ -57,6 +57,16 @@ class Game(models.Model):
     assignment_game = models.PositiveSmallIntegerField(null=True, blank=True)
     due_at = models.DateTimeField(null=True, blank=True)
     dice_sealed = models.BooleanField(default=False, editable=False)
+    # A game of a tournament: its board (every game of board b throws from the tournament's
+    # b-th secret) and its number in the schedule, which says who sits where. Until the
+    # tournament is over it is seen by the classroom only (``due_at`` far ahead, moved to
+    # the end when it ends) and its secret stays sealed, even once the game is over.
+    tournament = models.ForeignKey(
+        "games.Tournament", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="played",
+    )
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
+    tournament_game = models.PositiveIntegerField(null=True, blank=True)
     # A turn clock (``games.play.clocks``): a person to move has ``clock_seconds`` for each
     # move; past ``deadline`` a worker finishes the turn as the greedy computer would, and
     # after ``clock_max_timeouts`` such turns in a row the seat leaves. ``timeouts`` counts,
@@ -95,7 +105,12 @@ class Game(models.Model):
                 fields=["assignment", "student", "assignment_game"],
                 condition=Q(assignment__isnull=False),
                 name="one_assignment_game_k_per_student",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "tournament_game"],
+                condition=Q(tournament__isnull=False),
+                name="one_tournament_game_k",
+            ),
         ]
 
     def __str__(self) -> str:
