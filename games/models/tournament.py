@@ -71,6 +71,9 @@ class Entrant(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     number = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey(
+        "games.Bot", on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
+    )
     computer = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     name = models.CharField(max_length=50)
 

@@ -5,22 +5,30 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from games.models import Entrant, Tournament
+from games.models import Bot, Entrant, Player, Tournament
 from games.play.services import Played
 
 
-def bots_by_id(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Any]:
-    """The bots with these ids (deleted ones left out), by id."""
-    return {}
+def bots_by_id(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Bot]:
+    """The bots with these ids (deleted ones left out), by id. One query."""
+    return {bot.id: bot for bot in Bot.objects.filter(pk__in=list(ids), deleted_at__isnull=True)}
 
 
 def bot_columns(bot_id: uuid.UUID | None) -> dict[str, Any]:
     """An entrant row's columns naming its bot."""
-    return {}
+    return {"bot_id": bot_id}
 
 
 def seated(tournament: Tournament, played: Played, entrants: Sequence[Entrant]) -> None:
-    """The seats of a new game that are bots' are given to their keys (``seated``)."""
+    """The seats of a new game that are bots' name their bots, and are given to their keys
+    (``seated``)."""
+    for player, entrant in zip(played.players, entrants, strict=True):
+        if entrant.bot_id is None:
+            continue
+        player.bot_id = entrant.bot_id
+        Player.objects.filter(game_id=played.game.pk, seat=player.seat).update(
+            bot_id=entrant.bot_id
+        )
 
 
 def status_changed(tournament: Tournament) -> None:

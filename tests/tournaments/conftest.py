@@ -1,10 +1,14 @@
 """Helpers for tournaments: a classroom, its teacher's calls, and the worker's steps."""
 
+import datetime as dt
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games.models import Bot, Game, Student, Tournament
+from games.names import name_key
 from tests.api.conftest import assert_problem, no_throttles, run_due_work  # noqa: F401
 from tests.classrooms.conftest import Class, ClassApi
 
@@ -48,3 +52,34 @@ def room(arena: Arena) -> Class:
 
 def computers(*levels: str) -> list[dict[str, str]]:
     return [{"computer": level} for level in levels]
+
+
+def bot(room: Class, name: str, *, student: str | None = None,
+        rulesets: tuple[str, ...] = ("yahtzee", "yatzy")) -> str:
+    """A bot of the classroom (its teacher's, or a student's), as registering one makes it."""
+    owner = Student.objects.get(classroom_id=room.id, name=student) if student else None
+    made = Bot.objects.create(
+        classroom_id=room.id, student=owner, name=name, name_key=name_key(name),
+        rulesets=list(rulesets),
+    )
+    return str(made.id)
+
+
+def time_passes(tournament_id: str) -> None:
+    """Every deadline of the tournament's games passes, and its next step is due."""
+    past = timezone.now() - dt.timedelta(seconds=1)
+    Game.objects.filter(tournament_id=tournament_id, deadline__isnull=False).update(deadline=past)
+    Tournament.objects.filter(pk=tournament_id, next_step_at__isnull=False).update(
+        next_step_at=past
+    )
+
+
+def run_to_the_end(tournament_id: str, *, most: int = 400) -> int:
+    """The worker's sweeps, with every deadline passing at once (bots that never move),
+    until the tournament is over; answers how many sweeps it took."""
+    for sweeps in range(1, most + 1):
+        time_passes(tournament_id)
+        run_due_work()
+        if Tournament.objects.get(pk=tournament_id).over:
+            return sweeps
+    raise AssertionError(f"not over after {most} sweeps")
