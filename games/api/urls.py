@@ -12,6 +12,7 @@ from games.api.leaderboard.views import LeaderboardView
 from games.api.operations.health import HealthView
 from games.api.records import views as records
 from games.api.rulesets.views import RulesetViewSet
+from games.api.tournaments import views as tournaments
 from games.api.webhooks import views as webhooks
 
 
@@ -86,6 +87,31 @@ urlpatterns = [
         "classrooms/<game_id:pk>/assignments/<game_id:assignment_id>/results/",
         assignments.AssignmentResultsView.as_view(),
         name="classroom-assignment-results",
+    ),
+    path(
+        "classrooms/<game_id:pk>/tournaments/",
+        tournaments.TournamentsView.as_view(),
+        name="classroom-tournaments",
+    ),
+    path(
+        "classrooms/<game_id:pk>/tournaments/<game_id:tournament_id>/",
+        tournaments.TournamentView.as_view(),
+        name="classroom-tournament",
+    ),
+    path(
+        "classrooms/<game_id:pk>/tournaments/<game_id:tournament_id>/cancel/",
+        tournaments.TournamentCancelView.as_view(),
+        name="classroom-tournament-cancel",
+    ),
+    path(
+        "classrooms/<game_id:pk>/tournaments/<game_id:tournament_id>/games/",
+        tournaments.TournamentGamesView.as_view(),
+        name="classroom-tournament-games",
+    ),
+    path(
+        "classrooms/<game_id:pk>/tournaments/<game_id:tournament_id>/standings/",
+        tournaments.TournamentStandingsView.as_view(),
+        name="classroom-tournament-standings",
     ),
     path(
         "classrooms/<game_id:pk>/students/<game_id:student_id>/revoke/",

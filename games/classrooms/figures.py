@@ -10,13 +10,16 @@ the same way, with no backfill of their own.
 
 The analysis needs the ruleset's strategy table: where it is missing, the figures are put
 off (:class:`TableMissing`, the sweep tries again after a growing wait) while a worker
-builds the table (``games.work.tables``). Only classroom games are kept this way: they are
+builds the table (``games.work.tables``). Only classroom and tournament games are kept
+this way: they are
 the ones whose figures are read together (a public game's analysis is its own endpoint's,
 computed from its log when asked).
 """
 
 from collections.abc import Collection
 from typing import Any
+
+from django.db.models import Q
 
 from games.models import Game, Player
 from games.play.analysis import analysable_game, analysis_of
@@ -41,11 +44,13 @@ def table_missing(missing: TableMissing) -> None:
 
 
 def figures_due(*, passed_over: Collection[Any] = ()) -> Any | None:
-    """The id of a student's finished game whose figures are not kept yet, locked until the
-    transaction ends (games others hold, and ``passed_over``, skipped); None if none."""
+    """The id of a student's (or a tournament's) finished game whose figures are not kept
+    yet, locked until the transaction ends (games others hold, and ``passed_over``,
+    skipped); None if none."""
     due = (
         Game.objects.select_for_update(skip_locked=True)
-        .filter(status=GameStatus.FINISHED, student__isnull=False, figures_kept=False)
+        .filter(Q(student__isnull=False) | Q(tournament__isnull=False),
+                status=GameStatus.FINISHED, figures_kept=False)
         .exclude(pk__in=list(passed_over))
         .order_by("finished_at")
     )

@@ -23,8 +23,8 @@ from games.play.errors import ServiceCode, ServiceError
 from scoring import ProblemCode
 from scoring.match import GameStatus
 
-EVENTS = ("turn.started", "game.finished", "assignment.closed")
-TEACHER_EVENTS = {"assignment.closed"}
+EVENTS = ("turn.started", "game.finished", "assignment.closed", "tournament.finished")
+TEACHER_EVENTS = {"assignment.closed", "tournament.finished"}
 LATEST = 100
 # The webhooks one API key may hold.
 MOST_PER_KEY = 20
@@ -123,13 +123,23 @@ def game_changed(game: Game, players: Sequence[Player], before: Position | None)
 
 
 def assignment_closed(*, classroom_id: uuid.UUID, assignment_id: uuid.UUID) -> None:
-    hooks = Webhook.objects.filter(
+    _emit(_teachers(classroom_id), [("assignment.closed", {
+        "classroom": str(classroom_id), "assignment": str(assignment_id),
+    })])
+
+
+def tournament_finished(*, classroom_id: uuid.UUID, tournament_id: uuid.UUID) -> None:
+    _emit(_teachers(classroom_id), [("tournament.finished", {
+        "classroom": str(classroom_id), "tournament": str(tournament_id),
+    })])
+
+
+def _teachers(classroom_id: uuid.UUID) -> Any:
+    """The webhooks of the classroom's teacher key."""
+    return Webhook.objects.filter(
         api_key__role=ApiKey.Role.TEACHER, api_key__classroom_id=classroom_id,
         api_key__revoked_at__isnull=True,
     )
-    _emit(hooks, [("assignment.closed", {
-        "classroom": str(classroom_id), "assignment": str(assignment_id),
-    })])
 
 
 def _emit(hooks: Any, found: list[tuple[str, dict[str, Any]]]) -> None:

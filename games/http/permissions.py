@@ -34,6 +34,7 @@ from games.http.problems import problem_code
 from games.models import Classroom
 from games.play.errors import ServiceCode
 from games.play.privacy import Private, Viewer, may_see
+from games.tournaments import selectors as tournaments
 
 
 class Refusing(BasePermission):
@@ -123,6 +124,41 @@ class StudentOfClassroom(ClassroomMember):
         return True
 
 
+class SeesTournament(ClassroomMember):
+    """A key of the classroom; or anyone, once the path's tournament (``tournament_id``) is
+    over. Until then anyone else is told there is no such tournament."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not self.applies(request, view):
+            return True
+        caller = caller_of(request)
+        if caller is not None and caller.classroom.id == view.kwargs["pk"]:
+            return True
+        if tournaments.tournament_over(
+            classroom_id=view.kwargs["pk"], tournament_id=view.kwargs["tournament_id"]
+        ):
+            return True
+        return self.refuse(ServiceCode.NOT_FOUND, "no tournament with this id")
+
+
+class CancelsTournament(ClassroomMember):
+    """The classroom's teacher, or the student whose scrimmage the path's tournament is."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        self.tournament_id = view.kwargs.get("tournament_id")
+        return super().has_permission(request, view)
+
+    def has_role(self, caller: Caller) -> bool:
+        if caller.is_teacher:
+            return True
+        assert caller.student is not None
+        if tournaments.scrimmage_of(tournament_id=self.tournament_id, student_id=caller.student.id):
+            return True
+        return self.refuse(
+            HttpCode.FORBIDDEN, "only the teacher, or the student whose scrimmage it is, cancels it"
+        )
+
+
 class KeyHolder(Refusing):
     """Any valid ``X-API-Key``: what owns webhooks."""
 
@@ -150,6 +186,7 @@ def viewer_of(request: Request | HttpRequest) -> Viewer:
         student_id=caller.student.id if caller is not None and caller.student else None,
         teacher_of=caller.classroom.id if caller is not None and caller.is_teacher else None,
         token=token.strip() if scheme.lower() == "bearer" else None,
+        member_of=caller.classroom.id if caller is not None else None,
     )
 
 

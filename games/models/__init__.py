@@ -1,10 +1,11 @@
 """The tables: games with their seats, boxes and log; classrooms with their students,
-keys and assignments.
+keys, assignments and bots.
 
 Django finds models through this package, so each model is named here.
 """
 
 from games.models.assignment import Assignment, AssignmentStatus
+from games.models.bot import Bot
 from games.models.classroom import ApiKey, Classroom, Student
 from games.models.game import (
     STATUS_CHOICES,
@@ -15,6 +16,7 @@ from games.models.game import (
     ScoreEntry,
 )
 from games.models.strategy import StrategyTable
+from games.models.tournament import Entrant, Tournament
 from games.models.webhook import Delivery, Webhook
 
 __all__ = [
@@ -22,8 +24,10 @@ __all__ = [
     "ApiKey",
     "Assignment",
     "AssignmentStatus",
+    "Bot",
     "Classroom",
     "Delivery",
+    "Entrant",
     "Event",
     "Game",
     "IdempotencyRecord",
@@ -31,5 +35,6 @@ __all__ = [
     "ScoreEntry",
     "StrategyTable",
     "Student",
+    "Tournament",
     "Webhook",
 ]

@@ -57,6 +57,16 @@ class Game(models.Model):
     assignment_game = models.PositiveSmallIntegerField(null=True, blank=True)
     due_at = models.DateTimeField(null=True, blank=True)
     dice_sealed = models.BooleanField(default=False, editable=False)
+    # A game of a tournament: its board (every game of board b throws from the tournament's
+    # b-th secret) and its number in the schedule, which says who sits where. Until the
+    # tournament is over it is seen by the classroom only (``due_at`` far ahead, moved to
+    # the end when it ends) and its secret stays sealed, even once the game is over.
+    tournament = models.ForeignKey(
+        "games.Tournament", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="played",
+    )
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
+    tournament_game = models.PositiveIntegerField(null=True, blank=True)
     # A turn clock (``games.play.clocks``): a person to move has ``clock_seconds`` for each
     # move; past ``deadline`` a worker finishes the turn as the greedy computer would, and
     # after ``clock_max_timeouts`` such turns in a row the seat leaves. ``timeouts`` counts,
@@ -95,7 +105,12 @@ class Game(models.Model):
                 fields=["assignment", "student", "assignment_game"],
                 condition=Q(assignment__isnull=False),
                 name="one_assignment_game_k_per_student",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "tournament_game"],
+                condition=Q(tournament__isnull=False),
+                name="one_tournament_game_k",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -123,6 +138,11 @@ class Player(models.Model):
     # null is a person, as in the API; a strategy name is a computer seat.
     computer = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # A bot's seat (``games.models.bot``): played over the API by the bot's owner, whose own
+    # stream is given the seat's token. The seat keeps the bot's name as it was.
+    bot = models.ForeignKey(
+        "games.Bot", on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
     total = models.IntegerField(default=0)
     # How well the seat played (percent; see the analysis), kept once its game has finished
     # (``games.classrooms.figures``), so that a class's figures are read, never recomputed; null

@@ -25,6 +25,8 @@ class ServiceCode(StrEnum):
     JOINING_CLOSED = "joining_closed"
     ASSIGNMENT_NOT_OPEN = "assignment_not_open"
     ASSIGNMENT_COMPLETE = "assignment_complete"
+    TOURNAMENT_TOO_LARGE = "tournament_too_large"
+    TOURNAMENT_OVER = "tournament_over"
     VERSION_MISMATCH = "version_mismatch"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     SERVER_ERROR = "server_error"

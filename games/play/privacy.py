@@ -4,7 +4,9 @@ A seat's token is random, shown once, stored only as a hash and compared in cons
 Any game is public, except a game of an assignment until the
 assignment's deadline: then only its student (their key or their seat's token) and the
 classroom's teacher see it, and anyone else is told there is no such game, so that nobody
-reads a classmate's dice (the same for every student) before playing their own."""
+reads a classmate's dice (the same for every student) before playing their own. A game of a
+tournament is the same until the tournament is over, seen by the whole classroom (it has
+no student)."""
 
 import datetime as dt
 import hashlib
@@ -56,6 +58,7 @@ class Viewer:
     student_id: uuid.UUID | None = None
     teacher_of: uuid.UUID | None = None
     token: str | None = None
+    member_of: uuid.UUID | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,10 @@ def may_see(game: Private, viewer: Viewer) -> bool:
         return True
     if viewer.teacher_of is not None and viewer.teacher_of == game.classroom_id:
         return True
+    if game.student_id is None and viewer.member_of is not None and (
+        viewer.member_of == game.classroom_id
+    ):
+        return True  # a tournament's game, seen by its classroom
     if viewer.token:
         try:
             seat_for_token(Player.objects.filter(game_id=game.game_id), viewer.token)

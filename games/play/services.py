@@ -81,12 +81,16 @@ def game_create(
     classroom_id: uuid.UUID | None = None,
     assigned: Assigned | None = None,
     clock: clocks.Clock | None = None,
+    dealt: Committed | None = None,
+    marks: dict[str, Any] | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
     A game with no person seat and no open seat is played to its end within this call.
     ``student_id``: the student whose API key created it, in ``classroom_id``; the game then
     belongs to them. ``client_seed`` goes into every die's derivation (a random one if None).
+    ``dealt``: dice fixed by the caller (a tournament's board); ``marks``: the game's own
+    columns a caller sets (its tournament, board and number).
     """
     # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
     if any(p.computer == "optimal" for p in players):
@@ -96,7 +100,7 @@ def game_create(
     _check_computers(ruleset.id, players)
     # Game k of an assignment throws from the assignment's k-th secret; any other game from
     # a secret of its own (its seed's, if seeded).
-    dice = (
+    dice = dealt or (
         Committed(assigned.secret, f"game-{assigned.number}")
         if assigned is not None
         else commit(seed=seed, client_seed=client_seed)
@@ -117,6 +121,8 @@ def game_create(
         game.ranked, game.dice_sealed = False, True
         game.assignment_id, game.assignment_game = assigned.assignment_id, assigned.number
         game.due_at = assigned.due_at
+    for name, value in (marks or {}).items():
+        setattr(game, name, value)
     match = changes.match_of(game, players)
     outcome = match.new(open_seats=open_seats, dice=dice_for(game), mind=mind_for(game))
     tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
@@ -370,7 +376,10 @@ def game_time_out(*, game_id: Any) -> bool:
         timeouts = clocks.timeouts_after(game, len(players), moved=None)
         timeouts[seat] += 1
         limit = game.clock_max_timeouts or clocks.DEFAULT_MAX_TIMEOUTS
-        if timeouts[seat] >= limit and status(outcome.state) == GameStatus.ACTIVE:
+        # In a tournament a seat never leaves: its turns are played for it to the end.
+        if timeouts[seat] >= limit and status(outcome.state) == GameStatus.ACTIVE and (
+            game.tournament_id is None
+        ):
             changes.extend(outcome, match.play(outcome.state, seat=seat, command=Leave(), dice=dice,
                                         mind=mind))
         before = hooks.position(game)

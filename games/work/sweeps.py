@@ -1,4 +1,5 @@
-"""The due work a worker sweeps for: clocks, assignment closings and finished games' figures,
+"""The due work a worker sweeps for: clocks, assignment closings, tournaments' steps and
+finished games' figures,
 each taken from its own row and done in the transaction that holds it (webhook deliveries:
 ``deliveries``).
 
@@ -19,6 +20,7 @@ from games.classrooms import assignments, figures
 from games.db import gamestore
 from games.observe.metrics import WORK_FAILURES
 from games.play import services as play
+from games.tournaments import running
 
 log = logging.getLogger("games.work")
 
@@ -109,6 +111,7 @@ class Sweeps:
         self.most = most
         self.clocks = PassedOver()
         self.closings = PassedOver()
+        self.tournaments = PassedOver()
         self.figures = PassedOver()
 
     def run(self) -> bool:
@@ -118,11 +121,15 @@ class Sweeps:
         closed = sweep(
             "closing", assignments.assignment_due, _close, self.closings, most=self.most
         )
+        stepped = sweep(
+            "tournament", running.tournament_due, _step, self.tournaments, most=self.most
+        )
         kept = sweep(
             "figures", figures.figures_due, _keep, self.figures, most=self.FIGURES_AT_ONCE,
             failed=_table_missing,
         )
-        return fired == self.most or closed == self.most or kept == self.FIGURES_AT_ONCE
+        full = self.most in (fired, closed, stepped)
+        return full or kept == self.FIGURES_AT_ONCE
 
 
 def _fire(game_id: Any) -> None:
@@ -131,6 +138,10 @@ def _fire(game_id: Any) -> None:
 
 def _close(assignment_id: uuid.UUID) -> None:
     assignments.assignment_close(assignment_id=assignment_id)
+
+
+def _step(tournament_id: uuid.UUID) -> None:
+    running.tournament_step(tournament_id=tournament_id)
 
 
 def _keep(game_id: Any) -> None:

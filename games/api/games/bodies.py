@@ -136,6 +136,11 @@ class GameBody(TypedDict):
     assignment_game: Annotated[
         int | None, "In an assignment: which of the student's games it is (from 1)."
     ]
+    tournament: Annotated[Uuid | None, "The tournament the game belongs to, if any."]
+    board: Annotated[int | None, "In a tournament: the board whose dice it throws (from 1)."]
+    tournament_game: Annotated[
+        int | None, "In a tournament: its number in the schedule (from 1)."
+    ]
 
 
 class EventBody(TypedDict):
@@ -190,6 +195,9 @@ def render_game(
         "student": game.student.name if game.student is not None else None,
         "assignment": str(game.assignment_id) if game.assignment_id else None,
         "assignment_game": game.assignment_game,
+        "tournament": str(game.tournament_id) if game.tournament_id else None,
+        "board": game.board,
+        "tournament_game": game.tournament_game,
     }
 
 

@@ -154,6 +154,9 @@ GAME = {
     "student": None,
     "assignment": None,
     "assignment_game": None,
+    "tournament": None,
+    "board": None,
+    "tournament_game": None,
 }
 GAME_EXAMPLE = OpenApiExample("A game in its second round", value=GAME, response_only=True)
 

@@ -8,7 +8,8 @@ from games.http.strict import StrictListField, StrictSerializer
 EVENT_NOTES = (
     "`turn.started`: a seat of this key's games is to move (`{game, seat, version, "
     "deadline}`); `game.finished` (`{game, totals, winners}`); `assignment.closed` "
-    "(`{classroom, assignment}`, a teacher's key only). A student's key covers the "
+    "(`{classroom, assignment}`, a teacher's key only); `tournament.finished` "
+    "(`{classroom, tournament}`, a teacher's key only). A student's key covers the "
     "student's games; a teacher's key, every game of the classroom's students."
 )
 

@@ -1,0 +1,1 @@
+"""Tournaments over HTTP (docs/contract.md, "Tournaments")."""
