@@ -60,20 +60,24 @@ export class TournamentsSection {
   }
 
   async load() {
-    let bots;
-    try {
-      [bots, this.tournaments] = await Promise.all([
-        teacherApi.request("GET", "/bots/", { key: this.key }).then(listOf),
-        teacherApi.request("GET", this.path(), { key: this.key }).then(listOf),
-      ]);
-    } catch (error) {
-      if (this.problem.hidden || this.problem.textContent !== error.message) showProblem(this.problem, error);
-      return ![401, 403].includes(error.status);
+    const [bots, tournaments] = await Promise.allSettled([
+      teacherApi.request("GET", "/bots/", { key: this.key }).then(listOf),
+      teacherApi.request("GET", this.path(), { key: this.key }).then(listOf),
+    ]);
+    const refused = [bots, tournaments].find((answer) => answer.status === "rejected")?.reason;
+    if (refused) {
+      if (this.problem.hidden || this.problem.textContent !== refused.message) showProblem(this.problem, refused);
+    } else {
+      this.problem.hidden = true;
     }
-    this.problem.hidden = true;
-    if (JSON.stringify(bots) !== JSON.stringify(this.form.bots)) this.form.setBots(bots);
-    this.drawList();
-    return true;
+    if (bots.status === "fulfilled" && JSON.stringify(bots.value) !== JSON.stringify(this.form.bots)) {
+      this.form.setBots(bots.value);
+    }
+    if (tournaments.status === "fulfilled") {
+      this.tournaments = tournaments.value;
+      this.drawList();
+    }
+    return ![401, 403].includes(refused?.status);
   }
 
   drawList() {

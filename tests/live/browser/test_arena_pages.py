@@ -1,0 +1,131 @@
+"""Tournaments on the pages, in a real Chromium, by accessible names: a teacher sets one on
+/teach/ (a refusal shown by its field first) and follows it live to its end, with the
+standings, the chart of points over the boards, the secrets and the CSV; a student
+registers a bot on /play/, starts a scrimmage of it against the computers, follows it and
+watches one of its games.
+
+The device fixture already fails a test whose page asked another host or logged an error.
+"""
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.live.conftest import LiveService
+
+from .play import button
+
+FINISHED = 20_000  # ms: the worker plays computers' games within seconds
+
+
+def api(
+    service: LiveService, method: str, path: str, body: Any = None, *, key: str | None = None
+) -> tuple[int, Any]:
+    return service.call(method, f"/api/v1{path}", body, key=key)
+
+
+def classroom(service: LiveService, student: str | None = None) -> tuple[dict, dict | None]:
+    status, room = api(service, "POST", "/classrooms/", {"name": "Arena"})
+    assert status == 201, room
+    joined = None
+    if student:
+        status, joined = api(
+            service, "POST", "/classrooms/join/", {"join_code": room["join_code"], "name": student}
+        )
+        assert status == 201, joined
+    return room, joined
+
+
+def enter_teacher_key(page: Page, key: str) -> None:
+    page.goto("/teach/")
+    page.get_by_label("Teacher key").fill(key)
+    button(page, "Continue with the key").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Arena classroom")
+
+
+def test_a_teacher_sets_a_tournament_and_follows_it_to_its_end(new_device, live_service, tmp_path):
+    device = new_device()
+    device.recorder.allowed_errors.append("status of 400")  # the refusal, below
+    page = device.page
+    room, _ = classroom(live_service)
+    enter_teacher_key(page, room["teacher_key"])
+    form = page.get_by_role("form", name="Set a tournament")
+    expect(form.get_by_text("No bot plays")).to_be_visible()
+
+    # No entrant: refused, and the refusal is said by the entrants' fieldset.
+    form.get_by_label("Title").fill("Spring cup")
+    form.get_by_label("Ruleset").select_option("forced-yatzy")
+    form.get_by_label("Boards").fill("2")
+    expect(form.get_by_text("0 entrants, 0 games in all.")).to_be_visible()
+    with page.expect_response(lambda r: r.url.endswith("/tournaments/")) as refused:
+        button(form, "Set the tournament").click()
+    assert refused.value.status == 400
+    entrants = form.get_by_role("group", name="Entrants")
+    expect(entrants).to_have_attribute("aria-invalid", "true")
+    expect(form.get_by_role("alert")).to_contain_text("1 field needs a change")
+
+    # Two computers, round robin on two boards: 4 games, counted before it is set.
+    form.get_by_label("Computers playing random").fill("1")
+    form.get_by_label("Computers playing greedy").fill("1")
+    expect(form.get_by_text("2 entrants, 4 games in all.")).to_be_visible()
+    with page.expect_response(
+        lambda r: r.url.endswith("/tournaments/") and r.request.method == "POST"
+    ) as created:
+        button(form, "Set the tournament").click()
+    assert created.value.status == 201
+    tournament = created.value.json()
+    assert (tournament["seats"], tournament["boards"], tournament["rated"]) == (2, 2, True)
+    expect(form.get_by_role("status")).to_have_text("The tournament “Spring cup” is set.")
+    expect(page.get_by_role("button", name=re.compile("^Spring cup"))).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    title = page.get_by_role("heading", name="Spring cup", level=2)
+    expect(title).to_be_focused()
+
+    # Followed live to its end, without a reload.
+    progress = page.get_by_role("status").filter(has_text="games finished")
+    expect(progress).to_have_text(re.compile(r"^finished: 4 of 4 games finished"), timeout=FINISHED)
+    standings = page.get_by_role("table", name="Standings of Spring cup, best first")
+    expect(standings.get_by_role("rowheader")).to_have_count(2)
+    status, final = api(
+        live_service, "GET", f"/classrooms/{room['id']}/tournaments/{tournament['id']}/",
+        key=room["teacher_key"],
+    )
+    assert status == 200, final
+    expect(standings.get_by_role("rowheader")).to_have_text([r["name"] for r in final["standings"]])
+    expect(standings.get_by_role("columnheader", name="Rating (μ − 3σ)")).to_be_visible()
+    chart = page.get_by_role("img", name="Points over the boards")
+    expect(chart).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Points after each of 2 boards"))).to_be_visible()
+    expect(page.get_by_role("list", name="Secrets").get_by_role("listitem")).to_have_count(2)
+    expect(page.get_by_role("table", name="Games started: 4").get_by_role("link")).to_have_count(4)
+    expect(button(page, "Cancel the tournament")).to_have_count(0)
+
+    with page.expect_download() as download:
+        button(page, "Download the standings (CSV)").click()
+    saved = Path(tmp_path) / "standings.csv"
+    download.value.save_as(saved)
+    rows = list(csv.DictReader(io.StringIO(saved.read_text())))
+    assert [row["name"] for row in rows] == [r["name"] for r in final["standings"]]
+
+
+def test_a_teacher_cancels_a_tournament_that_has_not_started(new_device, live_service):
+    page = new_device().page
+    room, _ = classroom(live_service)
+    enter_teacher_key(page, room["teacher_key"])
+    form = page.get_by_role("form", name="Set a tournament")
+    form.get_by_label("Title").fill("Later")
+    form.get_by_label("Starts (optional)").fill("2099-01-01T10:00")
+    form.get_by_label("Computers playing random").fill("2")
+    button(form, "Set the tournament").click()
+    expect(page.get_by_role("heading", name="Later", level=2)).to_be_focused()
+    button(page, "Cancel the tournament").click()
+    confirm = button(page, "Yes, cancel the tournament")
+    expect(confirm).to_be_focused()
+    confirm.click()
+    expect(page.get_by_text("The tournament is cancelled: these standings are final.")).to_be_visible()
+    expect(page.get_by_role("list", name="Secrets").get_by_role("listitem")).to_have_count(2)
