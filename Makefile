@@ -17,7 +17,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := run
-.PHONY: run test check lint typecheck install clean schema-check bench bench-pieces
+.PHONY: run test check lint typecheck install clean schema-check bench bench-pieces bench-arena
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -132,3 +132,9 @@ bench: $(BENCH_INSTALLED)
 # bench): all on, each off in turn, all off. E.g. make bench-pieces PIECES_ARGS="--rounds 2".
 bench-pieces: $(BENCH_INSTALLED)
 	BENCH_POSTGRES=$(BENCH_POSTGRES) $(BIN)/python -m tests.bench.pieces $(PIECES_ARGS)
+
+# The bot arena at scale (tests/bench/arena.py): a round robin of 32 starter-kit bots, each
+# its own process, on 4 boards (3,968 games), with ordinary players beside it. Takes a
+# while; e.g. make bench-arena ARENA_ARGS="--bots 8 --boards 1" for a short one.
+bench-arena: $(BENCH_INSTALLED)
+	BENCH_POSTGRES=$(BENCH_POSTGRES) $(BIN)/python -m tests.bench.arena $(ARENA_ARGS)

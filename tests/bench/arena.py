@@ -1,0 +1,294 @@
+"""The bot arena at scale: a round robin of 32 copies of the starter kit's bot on 4 boards
+(32 x 31 x 4 = 3,968 games), run by the service in its production shape, while ordinary
+players play their own games beside it.
+
+    make bench-arena        # or: .venv/bin/python -m tests.bench.arena --help
+
+It makes a fresh PostgreSQL database (``--postgres``), migrates it and starts the service
+as ``docker-compose.yml`` runs it (``tests/bench/run.py``): gunicorn with the service's
+worker class and compose's command line, and the task worker beside it, which runs the
+tournament. A classroom is opened; each bot is a student of it (a key of its own: one key
+holds at most 3 streams and registers at most 10 bots) running the Python code block of
+``docs/bots.md`` as its own process, unchanged, with ``DICE_API_URL`` and ``DICE_API_KEY``.
+Once every bot has registered, the teacher sets the tournament (``--ruleset``, default
+Yahtzee; the default 30 s turn clock) and the run waits for it to finish.
+
+Figures printed:
+
+- how long the tournament took, from the request that set it to ``finished``;
+- moves per second during it: the moves of its games (the events a move writes: rolls,
+  holds, boxes, banks...) over that time;
+- the delay of a bot's ``turn`` event: beside each bot's own stream, the run holds one more
+  stream on the same key (the same events, the same path through the service) and notes
+  when each ``turn`` arrives; the move that passed the turn is the other seat's last
+  turn-ending event (a box filled or scratched, a bank, a bust) in the database, whose
+  time the server wrote as it made the move. Every process runs on this machine, on its
+  clock. The first turn of each game (passed by no move) is left out. p50, p95 and worst;
+- ordinary play beside it: ``--players`` closed-loop clients playing one-person Yahtzee
+  games without a key, first ``--baseline`` seconds alone, then all through the
+  tournament: each move's p50 and p95 and the moves per second, before and during. The
+  bound that keeps one tournament from starving others is the service's: at most 8 games
+  of one bot in one tournament at once (so here at most 128 games under way), each a
+  row the worker steps in short transactions; the run shows what ordinary players see.
+
+Everything it starts stops with it; the database is dropped. Not part of ``make test``.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from bisect import bisect_right
+from collections import defaultdict
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import psycopg
+
+from tests.bench.run import ROOT, service
+from tests.bench.servers import database_options, migrated_env
+from tests.databases import postgres_database
+from tests.processes import stop
+
+TURN_ENDING = ("scored", "scratched", "banked", "busted", "passed")
+MOVES = ("rolled", "held", "scored", "scratched", "set_aside", "banked", "busted", "passed")
+
+
+def starter_kit() -> str:
+    """The bot of docs/bots.md: its first Python code block, as a reader copies it."""
+    text = (ROOT / "docs" / "bots.md").read_text()
+    found = re.search(r"```python\n(.*?)```", text, re.DOTALL)
+    if not found:
+        raise SystemExit("docs/bots.md has no Python code block")
+    return found.group(1)
+
+
+class Client:
+    """JSON over one keep-alive connection."""
+
+    def __init__(self, url: str, key: str | None = None) -> None:
+        parts = urlsplit(url)
+        self.host, self.port, self.key = parts.hostname or "127.0.0.1", parts.port, key
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        headers = {"Accept": "application/json", "Content-Type": "application/json"}
+        if self.key:
+            headers["X-API-Key"] = self.key
+        payload = None if body is None else json.dumps(body)
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, f"/api/v1{path}", body=payload, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                return response.status, json.loads(raw) if raw else None
+            except (OSError, http.client.HTTPException):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def ok(self, method: str, path: str, body: Any = None) -> Any:
+        status, answer = self.call(method, path, body)
+        if status >= 300:
+            raise SystemExit(f"{method} {path}: {status} {answer}")
+        return answer
+
+
+def observe(url: str, key: str, seen: dict[tuple[str, int, int], float], done: threading.Event
+            ) -> None:
+    """A second stream on a bot's key: when each ``turn`` event arrives (the first time)."""
+    parts = urlsplit(url)
+    while not done.is_set():
+        conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+        try:
+            conn.request("GET", "/api/v1/me/stream/",
+                         headers={"X-API-Key": key, "Accept": "text/event-stream"})
+            response = conn.getresponse()
+            event = None
+            while not done.is_set():
+                line = response.readline()
+                if not line:
+                    break
+                now = time.time()
+                text = line.decode().rstrip("\r\n")
+                if text.startswith("event:"):
+                    event = text[6:].strip()
+                elif text.startswith("data:") and event == "turn":
+                    data = json.loads(text[5:])
+                    seen.setdefault((data["game"], data["seat"], data["version"]), now)
+                elif not text:
+                    event = None
+        except (OSError, http.client.HTTPException, ValueError):
+            time.sleep(0.5)
+        finally:
+            conn.close()
+
+
+def ordinary(url: str, done: threading.Event, moves: list[tuple[float, float]]) -> None:
+    """One person's one-seat Yahtzee games, one after another: (when, seconds) per move."""
+    client = Client(url)
+    while not done.is_set():
+        game = client.ok("POST", "/games/", {"ruleset": "yahtzee", "players": [{"name": "Pat"}]})
+        token, path = game["players"][0]["token"], f"/games/{game['id']}"
+        state = game
+        while state["status"] != "finished" and not done.is_set():
+            for action in ("roll", "score"):
+                body: dict[str, Any] = {}
+                if action == "score":
+                    body = {"category": next(iter(state["choices"]))}
+                began = time.perf_counter()
+                client.conn.request(
+                    "POST", f"/api/v1{path}/{action}/", body=json.dumps(body),
+                    headers={"Content-Type": "application/json",
+                             "Authorization": f"Bearer {token}"})
+                response = client.conn.getresponse()
+                raw = response.read()
+                moves.append((time.time(), time.perf_counter() - began))
+                if response.status != 200:
+                    raise SystemExit(f"an ordinary move was refused: {response.status} {raw!r}")
+                state = json.loads(raw)
+
+
+def figures(samples: list[float]) -> str:
+    if not samples:
+        return "none"
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return (f"p50 {1000 * statistics.median(ordered):.0f} ms, p95 {1000 * p95:.0f} ms, "
+            f"worst {1000 * ordered[-1]:.0f} ms ({len(ordered)})")
+
+
+def turn_delays(database: str, tournament: str, seen: dict[tuple[str, int, int], float]
+                ) -> list[float]:
+    """Each ``turn`` arrival minus the time of the other seat's move that passed it."""
+    ended: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    with psycopg.connect(database) as conn:
+        rows = conn.execute(
+            "SELECT e.game_id, e.seat, e.created_at FROM games_event e"
+            " JOIN games_game g ON g.id = e.game_id"
+            " WHERE g.tournament_id = %s AND e.type = ANY(%s) ORDER BY e.created_at",
+            (tournament, list(TURN_ENDING)),
+        ).fetchall()
+    for game, seat, at in rows:
+        ended[str(game)][seat].append(at.timestamp())
+    delays = []
+    for (game, seat, _version), arrived in seen.items():
+        others = [times for s, times in ended[game].items() if s != seat]
+        last = max((times[bisect_right(times, arrived) - 1] for times in others
+                    if bisect_right(times, arrived)), default=None)
+        if last is not None:
+            delays.append(arrived - last)
+    return delays
+
+
+def moves_of(database: str, tournament: str) -> int:
+    with psycopg.connect(database) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM games_event e JOIN games_game g ON g.id = e.game_id"
+            " WHERE g.tournament_id = %s AND e.type = ANY(%s)", (tournament, list(MOVES)),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", type=int, default=32)
+    parser.add_argument("--boards", type=int, default=4)
+    parser.add_argument("--ruleset", default="yahtzee")
+    parser.add_argument("--players", type=int, default=2, help="ordinary players beside it")
+    parser.add_argument("--baseline", type=int, default=20, help="seconds of them alone first")
+    database_options(parser)
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dice-arena-")))
+        database = stack.enter_context(postgres_database(args.postgres, prefix="dice_arena"))
+        env = migrated_env(database, args.redis, folder)
+        env.update({"THROTTLE_CLASSROOMS": "1000000/second", "DEBUG": "false"})
+        url = stack.enter_context(service(ROOT, env, folder / "service.log"))
+        teacher_room = Client(url).ok("POST", "/classrooms/", {"name": "Arena"})
+        teacher = Client(url, teacher_room["teacher_key"])
+        keys = [Client(url).ok("POST", "/classrooms/join/", {
+            "join_code": teacher_room["join_code"], "name": f"Coder {n + 1}"})["api_key"]
+            for n in range(args.bots)]
+        code = folder / "bot.py"
+        code.write_text(starter_kit())
+        bots = []
+        with (folder / "bots.log").open("ab") as log:
+            for n, key in enumerate(keys):
+                bot_env = {**os.environ, "DICE_API_URL": url, "DICE_API_KEY": key,
+                           "DICE_BOT_NAME": f"Starter {n + 1}"}
+                bots.append(subprocess.Popen([sys.executable, str(code)], env=bot_env,
+                                             stdout=log, stderr=subprocess.STDOUT))
+        for bot in bots:
+            stack.callback(stop, bot)
+        registered: list[dict[str, Any]] = []
+        deadline = time.monotonic() + 120
+        while len(registered) < args.bots:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{len(registered)} of {args.bots} bots registered:\n"
+                                 + (folder / "bots.log").read_text()[-3000:])
+            time.sleep(1)
+            answer = teacher.ok("GET", "/bots/")
+            registered = answer if isinstance(answer, list) else answer["results"]
+        done = threading.Event()
+        stack.callback(done.set)
+        seen: dict[tuple[str, int, int], float] = {}
+        for key in keys:
+            threading.Thread(target=observe, args=(url, key, seen, done), daemon=True).start()
+        ordinary_moves: list[tuple[float, float]] = []
+        for _ in range(args.players):
+            threading.Thread(target=ordinary, args=(url, done, ordinary_moves), daemon=True
+                             ).start()
+        time.sleep(args.baseline)
+        began = time.time()
+        tournament = teacher.ok("POST", f"/classrooms/{teacher_room['id']}/tournaments/", {
+            "title": "Arena", "ruleset": args.ruleset, "seats": 2, "boards": args.boards,
+            "entrants": [{"bot": bot["id"]} for bot in registered[: args.bots]],
+        })
+        path = f"/classrooms/{teacher_room['id']}/tournaments/{tournament['id']}/"
+        games = tournament["progress"]["games"]
+        print(f"{args.bots} bots, {args.boards} boards, {args.ruleset}: {games} games")
+        shown = 0.0
+        while tournament["status"] not in ("finished", "cancelled"):
+            time.sleep(2)
+            tournament = teacher.ok("GET", path)
+            if time.time() - shown > 60:
+                shown = time.time()
+                print(f"  {time.time() - began:.0f} s: {tournament['progress']['finished']}"
+                      f" of {games} games finished", flush=True)
+        ended = time.time()
+        done.set()
+        took = ended - began
+        moves = moves_of(database, tournament["id"])
+        delays = turn_delays(database, tournament["id"], seen)
+        before = [s for at, s in ordinary_moves if at < began]
+        during = [s for at, s in ordinary_moves if began <= at <= ended]
+        timeouts = sum(row["timeouts"] for row in tournament["standings"])
+        print(f"\ntournament {tournament['status']}: {games} games in {took:.0f} s"
+              f" ({games / took:.2f} games/s); {timeouts} turns timed out")
+        print(f"moves of its games: {moves} in all, {moves / took:.1f} moves/s")
+        print(f"turn event after the move that passed the turn: {figures(delays)}")
+        print(f"ordinary players' moves alone ({args.baseline} s): {figures(before)},"
+              f" {len(before) / max(args.baseline, 1):.1f} moves/s")
+        print(f"ordinary players' moves during the tournament: {figures(during)},"
+              f" {len(during) / took:.1f} moves/s")
+        print(f"at {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; load average now"
+              f" {os.getloadavg()[0]:.2f}")
+    print(f"rerun: .venv/bin/python -m tests.bench.arena {' '.join(sys.argv[1:])}")
+
+
+if __name__ == "__main__":
+    main()
