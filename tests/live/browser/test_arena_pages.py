@@ -129,3 +129,63 @@ def test_a_teacher_cancels_a_tournament_that_has_not_started(new_device, live_se
     confirm.click()
     expect(page.get_by_text("The tournament is cancelled: these standings are final.")).to_be_visible()
     expect(page.get_by_role("list", name="Secrets").get_by_role("listitem")).to_have_count(2)
+
+
+def test_a_student_registers_a_bot_and_follows_its_scrimmage(new_device, live_service):
+    device = new_device()
+    page = device.page
+    room, student = classroom(live_service, "Ann")
+    assert student is not None
+    page.goto("/play/")
+    page.get_by_label("Student API key").fill(student["api_key"])
+    button(page, "Show my assignments").click()
+    bots = page.get_by_role("region", name="My bots")
+    expect(bots.get_by_text("You have no bot yet")).to_be_visible()
+
+    # Registering a bot: it is listed, and the scrimmage form offers it.
+    register = bots.get_by_role("form", name="Register a bot")
+    register.get_by_label("Bot name").fill("Gus")
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/bots/") and r.request.method == "POST") as made:
+        button(register, "Register the bot").click()
+    assert made.value.status == 201, made.value.text()
+    bot = made.value.json()
+    expect(bots.get_by_role("list", name="My bots")).to_contain_text("Gus")
+    expect(bots.get_by_role("status").filter(has_text="registered")).to_have_text(
+        "The bot “Gus” is registered."
+    )
+    # A second bot of the same name is refused by the name's field.
+    register = bots.get_by_role("form", name="Register a bot")
+    register.get_by_label("Bot name").fill("gus")
+    device.recorder.allowed_errors.append("status of 409")
+    button(register, "Register the bot").click()
+    expect(register.get_by_label("Bot name")).to_have_attribute("aria-invalid", "true")
+
+    # The scrimmage: Gus against one computer of each level but optimal, one board.
+    form = bots.get_by_role("form", name="Start a scrimmage")
+    expect(form.get_by_role("checkbox", name="Gus")).to_be_checked()
+    form.get_by_label("Computers playing optimal").fill("0")
+    form.get_by_label("Boards").fill("1")
+    expect(form.get_by_text("3 entrants, 6 games in all.")).to_be_visible()
+    with page.expect_response(lambda r: r.url.endswith("/tournaments/") and r.request.method == "POST") as set_:
+        button(form, "Start the scrimmage").click()
+    assert set_.value.status == 201, set_.value.text()
+    scrimmage = set_.value.json()
+    assert scrimmage["rated"] is False and scrimmage["scrimmage"] is True
+    assert {e["bot"] for e in scrimmage["entrants"]} == {bot["id"], None}
+    expect(page).to_have_url(re.compile(rf"/play/tournaments/{scrimmage['id']}/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(scrimmage["title"])
+    standings = page.get_by_role("table", name=re.compile("^Standings of"))
+    expect(standings.get_by_role("rowheader")).to_have_count(3)
+    expect(standings.get_by_role("columnheader", name="Rating (μ − 3σ)")).to_have_count(0)
+
+    # The computers' own game is over at once; Gus's games wait for it (no program runs
+    # it here). Any game can be watched, read-only: this student holds no seat in it.
+    games = page.get_by_role("table", name=re.compile("^Games started"))
+    expect(games.get_by_role("row").filter(has_text="finished")).not_to_have_count(0, timeout=FINISHED)
+    games.get_by_role("row").filter(has_text="Gus").first.get_by_role("link", name=re.compile("^Watch")).click()
+    expect(page).to_have_url(re.compile(r"/play/[0-9a-f-]{36}/$"))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Yahtzee|Yatzy"))
+    expect(page.get_by_role("cell", name="Gus").or_(page.get_by_text("Gus")).first).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile("^Roll"))).to_be_disabled()
+    page.go_back()
+    expect(page.get_by_role("heading", level=1)).to_have_text(scrimmage["title"])
