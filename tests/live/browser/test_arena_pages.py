@@ -20,6 +20,7 @@ from tests.live.conftest import LiveService
 from .play import button
 
 FINISHED = 20_000  # ms: the worker plays computers' games within seconds
+RATING = "Rating (\u03bc \u2212 3\u03c3)"  # mu minus three sigma
 
 
 def api(
@@ -97,7 +98,7 @@ def test_a_teacher_sets_a_tournament_and_follows_it_to_its_end(new_device, live_
     )
     assert status == 200, final
     expect(standings.get_by_role("rowheader")).to_have_text([r["name"] for r in final["standings"]])
-    expect(standings.get_by_role("columnheader", name="Rating (μ − 3σ)")).to_be_visible()
+    expect(standings.get_by_role("columnheader", name=RATING)).to_be_visible()
     chart = page.get_by_role("img", name="Points over the boards")
     expect(chart).to_be_visible()
     expect(page.get_by_text(re.compile(r"^Points after each of 2 boards"))).to_be_visible()
@@ -127,14 +128,15 @@ def test_a_teacher_cancels_a_tournament_that_has_not_started(new_device, live_se
     confirm = button(page, "Yes, cancel the tournament")
     expect(confirm).to_be_focused()
     confirm.click()
-    expect(page.get_by_text("The tournament is cancelled: these standings are final.")).to_be_visible()
+    final = "The tournament is cancelled: these standings are final."
+    expect(page.get_by_text(final)).to_be_visible()
     expect(page.get_by_role("list", name="Secrets").get_by_role("listitem")).to_have_count(2)
 
 
 def test_a_student_registers_a_bot_and_follows_its_scrimmage(new_device, live_service):
     device = new_device()
     page = device.page
-    room, student = classroom(live_service, "Ann")
+    _, student = classroom(live_service, "Ann")
     assert student is not None
     page.goto("/play/")
     page.get_by_label("Student API key").fill(student["api_key"])
@@ -145,7 +147,9 @@ def test_a_student_registers_a_bot_and_follows_its_scrimmage(new_device, live_se
     # Registering a bot: it is listed, and the scrimmage form offers it.
     register = bots.get_by_role("form", name="Register a bot")
     register.get_by_label("Bot name").fill("Gus")
-    with page.expect_response(lambda r: r.url.endswith("/api/v1/bots/") and r.request.method == "POST") as made:
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/v1/bots/") and r.request.method == "POST"
+    ) as made:
         button(register, "Register the bot").click()
     assert made.value.status == 201, made.value.text()
     bot = made.value.json()
@@ -166,7 +170,9 @@ def test_a_student_registers_a_bot_and_follows_its_scrimmage(new_device, live_se
     form.get_by_label("Computers playing optimal").fill("0")
     form.get_by_label("Boards").fill("1")
     expect(form.get_by_text("3 entrants, 6 games in all.")).to_be_visible()
-    with page.expect_response(lambda r: r.url.endswith("/tournaments/") and r.request.method == "POST") as set_:
+    with page.expect_response(
+        lambda r: r.url.endswith("/tournaments/") and r.request.method == "POST"
+    ) as set_:
         button(form, "Start the scrimmage").click()
     assert set_.value.status == 201, set_.value.text()
     scrimmage = set_.value.json()
@@ -176,13 +182,14 @@ def test_a_student_registers_a_bot_and_follows_its_scrimmage(new_device, live_se
     expect(page.get_by_role("heading", level=1)).to_have_text(scrimmage["title"])
     standings = page.get_by_role("table", name=re.compile("^Standings of"))
     expect(standings.get_by_role("rowheader")).to_have_count(3)
-    expect(standings.get_by_role("columnheader", name="Rating (μ − 3σ)")).to_have_count(0)
+    expect(standings.get_by_role("columnheader", name=RATING)).to_have_count(0)
 
     # The computers' own game is over at once; Gus's games wait for it (no program runs
     # it here). Any game can be watched, read-only: this student holds no seat in it.
     games = page.get_by_role("table", name=re.compile("^Games started"))
-    expect(games.get_by_role("row").filter(has_text="finished")).not_to_have_count(0, timeout=FINISHED)
-    games.get_by_role("row").filter(has_text="Gus").first.get_by_role("link", name=re.compile("^Watch")).click()
+    rows = games.get_by_role("row")
+    expect(rows.filter(has_text="finished")).not_to_have_count(0, timeout=FINISHED)
+    rows.filter(has_text="Gus").first.get_by_role("link", name=re.compile("^Watch")).click()
     expect(page).to_have_url(re.compile(r"/play/[0-9a-f-]{36}/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Yahtzee|Yatzy"))
     expect(page.get_by_role("cell", name="Gus").or_(page.get_by_text("Gus")).first).to_be_visible()
