@@ -1,6 +1,7 @@
 """Bots: computer players that a classroom's students or teacher register and that take
 seats over the API; a seat names the bot that holds it (null for a person or a computer).
-Reversible: going back drops the bots and the seats' links to them."""
+Also the notices a key's stream is sent that no game holds (a tournament's new status).
+Reversible: going back drops the bots, the notices and the seats' links to the bots."""
 
 import django.db.models.deletion
 import uuid
@@ -35,6 +36,20 @@ class Migration(migrations.Migration):
             name='bot',
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to='games.bot'),
         ),
+        migrations.CreateModel(
+            name='KeyNotice',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('event', models.CharField(max_length=16)),
+                ('data', models.JSONField(default=dict)),
+                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
+                ('classroom', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.classroom')),
+                ('student', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.student')),
+            ],
+            options={
+                'ordering': ['id'],
+            },
+        ),
         migrations.AddIndex(
             model_name='bot',
             index=models.Index(fields=['classroom', 'student'], name='bot_owner'),
@@ -42,5 +57,9 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name='bot',
             constraint=models.UniqueConstraint(condition=models.Q(('deleted_at__isnull', True)), fields=('classroom', 'name_key'), name='unique_bot_name'),
+        ),
+        migrations.AddIndex(
+            model_name='keynotice',
+            index=models.Index(fields=['classroom', 'student', 'id'], name='notice_owner'),
         ),
     ]

@@ -5,7 +5,7 @@ Django finds models through this package, so each model is named here.
 """
 
 from games.models.assignment import Assignment, AssignmentStatus
-from games.models.bot import Bot
+from games.models.bot import Bot, KeyNotice
 from games.models.classroom import ApiKey, Classroom, Student
 from games.models.game import (
     STATUS_CHOICES,
@@ -31,6 +31,7 @@ __all__ = [
     "Event",
     "Game",
     "IdempotencyRecord",
+    "KeyNotice",
     "Player",
     "ScoreEntry",
     "StrategyTable",

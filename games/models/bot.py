@@ -45,3 +45,24 @@ class Bot(models.Model):
     @property
     def deleted(self) -> bool:
         return self.deleted_at is not None
+
+
+class KeyNotice(models.Model):
+    """A message for the streams of one owner's keys (``GET /me/stream/``) that no game row
+    holds: a tournament of the owner's bots changed status. Streams open when it is written
+    send it; one that opens later does not (it is news, not state). Kept for a day."""
+
+    classroom = models.ForeignKey("games.Classroom", on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(
+        "games.Student", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    event = models.CharField(max_length=16)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["classroom", "student", "id"], name="notice_owner")]
+
+    def __str__(self) -> str:
+        return f"{self.event} #{self.pk}"
