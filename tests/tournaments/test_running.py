@@ -208,8 +208,10 @@ def test_a_bot_plays_its_seats_with_their_tokens_and_its_owner_hears_the_status(
     cup = arena.set_ok(room, entrants=[{"bot": hers}, *computers("greedy")])
     run_due_work()
     for seat_row in Player.objects.filter(game__tournament_id=cup["id"], bot_id=hers):
-        game = arena.get({"id": str(seat_row.game_id)})
         token = bot_seat_token(seat_row.game_id, seat_row.seat)
+        # Its seat's token shows the bot its game, private to the classroom until the end.
+        game = arena.client.get(f"/api/v1/games/{seat_row.game_id}/",
+                                HTTP_AUTHORIZATION=f"Bearer {token}").json()
         while game["status"] == "active":
             assert game["current_seat"] == seat_row.seat  # greedy has played its turns
             game = arena.ok(game, "roll", token=token)
