@@ -145,14 +145,17 @@ class CancelsTournament(ClassroomMember):
     """The classroom's teacher, or the student whose scrimmage the path's tournament is."""
 
     def has_permission(self, request: Request, view: APIView) -> bool:
-        self.tournament_id = view.kwargs.get("tournament_id")
+        self.path = (view.kwargs.get("pk"), view.kwargs.get("tournament_id"))
         return super().has_permission(request, view)
 
     def has_role(self, caller: Caller) -> bool:
         if caller.is_teacher:
             return True
         assert caller.student is not None
-        if tournaments.scrimmage_of(tournament_id=self.tournament_id, student_id=caller.student.id):
+        found = tournaments.set_by(classroom_id=self.path[0], tournament_id=self.path[1])
+        if not found:
+            return self.refuse(ServiceCode.NOT_FOUND, "no tournament with this id")
+        if found[0] == caller.student.id:
             return True
         return self.refuse(
             HttpCode.FORBIDDEN, "only the teacher, or the student whose scrimmage it is, cancels it"

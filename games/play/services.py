@@ -81,19 +81,17 @@ def game_create(
     classroom_id: uuid.UUID | None = None,
     assigned: Assigned | None = None,
     clock: clocks.Clock | None = None,
-    dealt: Committed | None = None,
-    marks: dict[str, Any] | None = None,
     bots: Mapping[int, uuid.UUID] | None = None,
+    marks: dict[str, Any] | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
     A game with no person seat and no open seat is played to its end within this call.
     ``student_id``: the student whose API key created it, in ``classroom_id``; the game then
     belongs to them. ``client_seed`` goes into every die's derivation (a random one if None).
-    ``dealt``: dice fixed by the caller (a tournament's board); ``marks``: the game's own
-    columns a caller sets (its tournament, board and number).
     ``bots``: the seats that bots hold (``games.arena``), each with its bot's id; their tokens
     are derived (``bot_seat_token``), for the bot's owner's stream to give.
+    ``marks``: columns a caller sets itself (a tournament's game: its board's dice, its number).
     """
     # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
     if any(p.computer == "optimal" for p in players):
@@ -103,7 +101,7 @@ def game_create(
     _check_computers(ruleset.id, players)
     # Game k of an assignment throws from the assignment's k-th secret; any other game from
     # a secret of its own (its seed's, if seeded).
-    dice = dealt or (
+    dice = (
         Committed(assigned.secret, f"game-{assigned.number}")
         if assigned is not None
         else commit(seed=seed, client_seed=client_seed)
@@ -385,10 +383,8 @@ def game_time_out(*, game_id: Any) -> bool:
         timeouts = clocks.timeouts_after(game, len(players), moved=None)
         timeouts[seat] += 1
         limit = game.clock_max_timeouts or clocks.DEFAULT_MAX_TIMEOUTS
-        # In a tournament a seat never leaves: its turns are played for it to the end.
-        if timeouts[seat] >= limit and status(outcome.state) == GameStatus.ACTIVE and (
-            game.tournament_id is None
-        ):
+        leaves = game.tournament_id is None  # in a tournament a seat never leaves
+        if leaves and timeouts[seat] >= limit and status(outcome.state) == GameStatus.ACTIVE:
             changes.extend(outcome, match.play(outcome.state, seat=seat, command=Leave(), dice=dice,
                                         mind=mind))
         before = hooks.position(game)

@@ -1,12 +1,11 @@
-"""What a tournament needs of bots: looking them up to enter them, an entrant's bot, a bot's
-seat given to its key, and the ``tournament`` events on the bots' keys' streams."""
+"""What a tournament needs of bots: looking them up to enter them, an entrant's bot, and the
+``tournament`` events on the streams of the bots' owners' keys."""
 
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from games.models import Bot, Entrant, Player, Tournament
-from games.play.services import Played
+from games.models import Bot, Entrant, KeyNotice, Tournament
 
 
 def bots_by_id(ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Bot]:
@@ -19,17 +18,17 @@ def bot_columns(bot_id: uuid.UUID | None) -> dict[str, Any]:
     return {"bot_id": bot_id}
 
 
-def seated(tournament: Tournament, played: Played, entrants: Sequence[Entrant]) -> None:
-    """The seats of a new game that are bots' name their bots, and are given to their keys
-    (``seated``)."""
-    for player, entrant in zip(played.players, entrants, strict=True):
-        if entrant.bot_id is None:
-            continue
-        player.bot_id = entrant.bot_id
-        Player.objects.filter(game_id=played.game.pk, seat=player.seat).update(
-            bot_id=entrant.bot_id
-        )
-
-
 def status_changed(tournament: Tournament) -> None:
-    """The keys of the tournament's bots hear its new status."""
+    """The owners of the tournament's bots (a student, or the teacher) hear its new status
+    on their keys' streams: one notice per owner, in the step's transaction."""
+    owners = (
+        Entrant.objects.filter(tournament=tournament, bot__isnull=False)
+        .values_list("bot__student_id", flat=True)
+        .distinct()
+    )
+    data = {"tournament": str(tournament.id), "status": str(tournament.status)}
+    KeyNotice.objects.bulk_create(
+        KeyNotice(classroom_id=tournament.classroom_id, student_id=owner, event="tournament",
+                  data=data)
+        for owner in set(owners)
+    )

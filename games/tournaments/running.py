@@ -4,10 +4,10 @@ finish it once every game is over. Cancelling ends it the same way.
 
 Each step is one transaction holding the tournament's row: a worker killed mid-step leaves
 nothing of it, and the next step (of any worker) does it again. A game is started with its
-board's secret and client seed, the tournament's turn clock, and each bot's seat given to
-the bot's key (``bots``). A bot that does not move in time has its turn played by the
-greedy computer, and in a tournament never leaves its seat, so every game ends whatever
-the bots do.
+board's secret and client seed, the tournament's turn clock, and each bot's seat named for
+the bot (its owner's stream gives the bot the seat). A bot that does not move in time has
+its turn played by the greedy computer, and in a tournament never leaves its seat, so
+every game ends whatever the bots do.
 """
 
 import datetime as dt
@@ -23,7 +23,6 @@ from games.hooks import services as hooks
 from games.models import Entrant, Game, Tournament
 from games.play import services as play
 from games.play.clocks import Clock
-from games.play.dice import Committed
 from games.play.errors import REFUSALS
 from games.tournaments import bots, plan
 from scoring.match import GameStatus, Seat
@@ -125,8 +124,10 @@ def _start(tournament: Tournament, fixture: plan.Fixture, entrants: dict[int, En
         players=[Seat(e.name, e.computer) for e in seated],
         classroom_id=tournament.classroom_id,
         clock=Clock(turn_seconds=tournament.turn_seconds),
-        dealt=Committed(tournament.secrets[fixture.board - 1], f"board-{fixture.board}"),
+        bots={seat: e.bot_id for seat, e in enumerate(seated) if e.bot_id is not None},
         marks={
+            "dice_secret": tournament.secrets[fixture.board - 1],
+            "client_seed": f"board-{fixture.board}",
             "tournament_id": tournament.id,
             "board": fixture.board,
             "tournament_game": fixture.number,
@@ -135,7 +136,6 @@ def _start(tournament: Tournament, fixture: plan.Fixture, entrants: dict[int, En
             "due_at": SEALED_UNTIL,
         },
     )
-    bots.seated(tournament, played, seated)
     return played.game
 
 

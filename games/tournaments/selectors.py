@@ -51,9 +51,14 @@ def tournament_over(*, classroom_id: uuid.UUID, tournament_id: uuid.UUID) -> boo
     ).exists()
 
 
-def scrimmage_of(*, tournament_id: uuid.UUID, student_id: uuid.UUID) -> bool:
-    """Whether the tournament is this student's scrimmage."""
-    return Tournament.objects.filter(pk=tournament_id, student_id=student_id).exists()
+def set_by(*, classroom_id: uuid.UUID, tournament_id: uuid.UUID) -> list[uuid.UUID | None]:
+    """Who set the classroom's tournament: ``[student id]`` for a scrimmage, ``[None]`` for
+    the teacher's, ``[]`` if the classroom has no such tournament."""
+    return list(
+        Tournament.objects.filter(pk=tournament_id, classroom_id=classroom_id).values_list(
+            "student_id", flat=True
+        )
+    )
 
 
 def progress_of(tournaments: list[Tournament]) -> dict[uuid.UUID, Progress]:

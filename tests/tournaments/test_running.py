@@ -197,3 +197,31 @@ def test_the_classroom_follows_it_live_and_anyone_else_once_it_is_over(arena, ro
     for tail in ("", "games/", "standings/"):
         assert arena.client.get(arena.path(room, f"{cup['id']}/{tail}")).status_code == 200
     assert arena.client.get(f"/api/v1/games/{game['id']}/").status_code == 200
+
+
+def test_a_bot_plays_its_seats_with_their_tokens_and_its_owner_hears_the_status(arena, room):
+    from games.models import KeyNotice
+    from games.play.privacy import bot_seat_token
+
+    arena.join(room, "Cleo")
+    hers = bot(room, "Hers", student="Cleo")
+    cup = arena.set_ok(room, entrants=[{"bot": hers}, *computers("greedy")])
+    run_due_work()
+    for seat_row in Player.objects.filter(game__tournament_id=cup["id"], bot_id=hers):
+        token = bot_seat_token(seat_row.game_id, seat_row.seat)
+        # Its seat's token shows the bot its game, private to the classroom until the end.
+        game = arena.client.get(f"/api/v1/games/{seat_row.game_id}/",
+                                HTTP_AUTHORIZATION=f"Bearer {token}").json()
+        while game["status"] == "active":
+            assert game["current_seat"] == seat_row.seat  # greedy has played its turns
+            game = arena.ok(game, "roll", token=token)
+            game = arena.ok(game, "score", {"category": next(iter(game["choices"]))},
+                            token=token)
+    run_to_the_end(cup["id"], most=1)
+    over = arena.read(room, cup["id"]).json()
+    assert over["status"] == "finished"
+    assert all(row["timeouts"] == 0 for row in over["standings"])
+    heard = KeyNotice.objects.filter(event="tournament").order_by("id")
+    assert [(n.student.name if n.student else None, n.data["status"]) for n in heard] == [
+        ("Cleo", "running"), ("Cleo", "finished")
+    ]

@@ -165,3 +165,22 @@ def test_standings_as_csv_are_formula_safe(arena, room):
         lines = response.content.decode().splitlines()
         assert lines[0].startswith("rank,entrant,name,games,points")
         assert any(",'=SUM(A1)," in line for line in lines[1:])
+
+
+def test_a_tournament_and_its_standings_cost_a_few_queries_whatever_its_size(
+    arena, room, django_assert_max_num_queries
+):
+    cup = arena.set_ok(room, boards=3, entrants=computers("greedy", "random", "greedy", "random"))
+    run_to_the_end(cup["id"])
+    for tail in ("", "standings/"):
+        with django_assert_max_num_queries(12):
+            assert arena.read(room, cup["id"], tail).status_code == 200
+    with django_assert_max_num_queries(14):
+        assert arena.read(room, cup["id"], "games/?page_size=100").status_code == 200
+
+
+def test_cancelling_a_tournament_that_is_not_there_is_not_found(arena, room):
+    cleo = arena.join(room, "Cleo")["api_key"]
+    path = arena.path(room, "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f/cancel/")
+    assert_problem(arena.teacher(path, cleo, "post"), 404, "not_found")
+    assert_problem(arena.teacher(path, room.teacher_key, "post"), 404, "not_found")

@@ -26,7 +26,7 @@ class EntrantBody(TypedDict):
     name: str
 
 
-class ProgressBody(TypedDict):
+class TournamentProgressBody(TypedDict):
     games: Annotated[int, "Every game of the schedule, started or not."]
     finished: int
 
@@ -64,7 +64,7 @@ class TournamentBody(TypedDict):
     status: Annotated[str, Choice(STATUSES)]
     starts_at: DateTime
     finished_at: DateTime | None
-    progress: ProgressBody
+    progress: TournamentProgressBody
     commitments: Annotated[list[Hex], "Board b's commitment (SHA-256 of its secret), b = 1..."]
     secrets: Annotated[
         list[Hex] | None, "Once the tournament is over, board b's secret; null until then."

@@ -8,7 +8,6 @@ from games.api.fields import OptionsField, RulesetField, known_ruleset
 from games.http.strict import (
     StrictBooleanField,
     StrictCharField,
-    StrictChoiceField,
     StrictIntegerField,
     StrictListField,
     StrictSerializer,
@@ -18,16 +17,16 @@ from games.tournaments.services import DEFAULT_TURN_SECONDS
 
 TURN_SECONDS = (10, 3600)
 MOST_BOARDS = 50
-LEVELS = ["random", "greedy", "optimal"]
 
 
 class EntrantIn(StrictSerializer):
     bot = serializers.UUIDField(
         required=False, allow_null=True, default=None, help_text="A bot's id."
     )
-    computer = StrictChoiceField(
-        choices=LEVELS, required=False, allow_null=True, default=None,
-        help_text="Else a computer level (one may be entered more than once).",
+    computer = StrictCharField(
+        required=False, allow_null=True, default=None, max_length=16,
+        help_text="Else a computer level: `random`, `greedy` or `optimal` (one level may be "
+        "entered more than once).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
