@@ -79,12 +79,15 @@ class Client:
     def __init__(self, url: str, key: str | None = None) -> None:
         parts = urlsplit(url)
         self.host, self.port, self.key = parts.hostname or "127.0.0.1", parts.port, key
+        self.token: str | None = None
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         headers = {"Accept": "application/json", "Content-Type": "application/json"}
         if self.key:
             headers["X-API-Key"] = self.key
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
         payload = None if body is None else json.dumps(body)
         for attempt in (1, 2):
             try:
@@ -140,25 +143,18 @@ def ordinary(url: str, done: threading.Event, moves: list[tuple[float, float]]) 
     """One person's one-seat Yahtzee games, one after another: (when, seconds) per move."""
     client = Client(url)
     while not done.is_set():
-        game = client.ok("POST", "/games/", {"ruleset": "yahtzee", "players": [{"name": "Pat"}]})
-        token, path = game["players"][0]["token"], f"/games/{game['id']}"
-        state = game
+        state = client.ok("POST", "/games/", {"ruleset": "yahtzee", "players": [{"name": "Pat"}]})
+        mover = Client(url)
+        mover.token = state["players"][0]["token"]
+        path = f"/games/{state['id']}"
         while state["status"] != "finished" and not done.is_set():
             for action in ("roll", "score"):
-                body: dict[str, Any] = {}
-                if action == "score":
-                    body = {"category": next(iter(state["choices"]))}
+                body = {"category": next(iter(state["choices"]))} if action == "score" else {}
                 began = time.perf_counter()
-                client.conn.request(
-                    "POST", f"/api/v1{path}/{action}/", body=json.dumps(body),
-                    headers={"Content-Type": "application/json",
-                             "Authorization": f"Bearer {token}"})
-                response = client.conn.getresponse()
-                raw = response.read()
+                status, state = mover.call("POST", f"{path}/{action}/", body)
                 moves.append((time.time(), time.perf_counter() - began))
-                if response.status != 200:
-                    raise SystemExit(f"an ordinary move was refused: {response.status} {raw!r}")
-                state = json.loads(raw)
+                if status != 200:
+                    raise SystemExit(f"an ordinary move was refused: {status} {state}")
 
 
 def figures(samples: list[float]) -> str:
@@ -209,6 +205,7 @@ def main() -> None:
     parser.add_argument("--ruleset", default="yahtzee")
     parser.add_argument("--players", type=int, default=2, help="ordinary players beside it")
     parser.add_argument("--baseline", type=int, default=20, help="seconds of them alone first")
+    parser.add_argument("--bot", type=Path, help="another bot program (default: docs/bots.md's)")
     database_options(parser)
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
@@ -224,7 +221,7 @@ def main() -> None:
             "join_code": teacher_room["join_code"], "name": f"Coder {n + 1}"})["api_key"]
             for n in range(args.bots)]
         code = folder / "bot.py"
-        code.write_text(starter_kit())
+        code.write_text(args.bot.read_text() if args.bot else starter_kit())
         bots = []
         with (folder / "bots.log").open("ab") as log:
             for n, key in enumerate(keys):
