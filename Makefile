@@ -17,7 +17,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .DEFAULT_GOAL := run
-.PHONY: run test check lint typecheck install clean schema-check bench bench-pieces bench-arena
+.PHONY: run test check lint typecheck install clean schema-check bench bench-pieces bench-arena catalogues messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,17 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 install: $(INSTALLED)
 
+# The message catalogues (locale/<language>/LC_MESSAGES/<domain>.po, every domain) compiled
+# to the .mo files Django reads, with Babel (no GNU gettext needed; config/catalogues.py):
+# only those missing or older than their .po. The .mo files are never committed.
+catalogues: $(INSTALLED)
+	$(BIN)/python -m config.catalogues
+
+# The strings the Python code marks for translation, brought into every language's
+# django.po (new ones untranslated, gone ones dropped): see docs/translating.md.
+messages: $(INSTALLED)
+	$(BIN)/python -m config.catalogues extract
+
 # Served by uvicorn from config.asgi: the JSON API in a pool of threads, the live event
 # streams on the event loop, one port. Open streams get 3 s to end when the server stops.
 # The optimal-strategy tables are built before it serves, once (a few minutes on the first
@@ -47,7 +58,7 @@ install: $(INSTALLED)
 # emptied at each start, which GET /metrics adds up: instances on other ports in the same
 # folder (two hosts tried on one laptop) keep their own figures. The service's own protocol
 # (games/serving/protocol.py) bounds each request's head in fields, bytes and time.
-run: $(INSTALLED)
+run: $(INSTALLED) catalogues
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
@@ -90,10 +101,10 @@ TEST_ENV := env -u PYTHONDONTWRITEBYTECODE STRATEGY_DIR=$(TEST_TABLES)
 # The inner loop, under a minute: lint, the type check and the tests that need no live
 # server and no browser (everything outside tests/live/), less those that take seconds each
 # (marker slow: whole tables solved, long scenarios). make test runs them all, with the rest.
-check: lint typecheck
+check: lint typecheck catalogues
 	$(TEST_ENV) $(PYTEST) --ignore=tests/live -m "not slow"
 
-test: lint typecheck
+test: lint typecheck catalogues
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@command -v chromium >/dev/null 2>&1 || echo "NOTE: Chromium not found: the browser tests" \
 		"(tests/live/browser, marker 'browser') will be SKIPPED. Install it: apt-get install chromium"

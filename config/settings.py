@@ -11,6 +11,7 @@ import dj_database_url
 
 from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
 from config.fast_path import *  # noqa: F403 - the fast path's other switches, read there
+from config.languages import *  # noqa: F403 - the languages spoken and their catalogues
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -73,6 +74,7 @@ if env_str("PROMETHEUS_MULTIPROC_DIR", ""):
 MIDDLEWARE = [
     # Outermost: every request counted and timed as answered (GET /metrics).
     "games.http.middleware.request_metrics.RequestMetricsMiddleware",
+    "games.http.middleware.language.LanguageMiddleware",  # Accept-Language: each answer's
     # It turns the bodiless refusals of everything below into problem documents.
     "games.http.middleware.problem_middleware.ProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -191,9 +193,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 
 from games.api.games.views import UUID_RE
 from games.api.operations.metrics import metrics
-from games.api.operations.pages import play, redoc_bundle, teach
+from games.api.operations.pages import catalogue, play, redoc_bundle, teach
 from games.api.schema.pages import RedocView, SchemaView, SwaggerView
 from games.http.problems import not_found
 
@@ -22,6 +22,7 @@ urlpatterns = [
     re_path(rf"^play/(?P<game_id>{UUID_RE})/$", play, name="play-game"),
     re_path(rf"^play/tournaments/(?P<game_id>{UUID_RE})/$", play, name="play-tournament"),
     path("teach/", teach, name="teach"),
+    path("pages/words/<str:language>.js", catalogue, name="js-catalogue"),
     path("metrics", metrics, name="metrics"),
     # Unknown paths under /api/ answer a problem document, never an HTML page.
     re_path(r"^api/", not_found),

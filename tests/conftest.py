@@ -6,6 +6,15 @@ from pathlib import Path
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The message catalogues compiled before any test (make test does it too; a plain
+    pytest run of a fresh clone needs it): only those missing or older than their .po."""
+    if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
+        from config.catalogues import compile_all
+
+        compile_all()
+
+
 def on_postgres() -> bool:
     return os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgresql"))
 

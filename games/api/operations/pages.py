@@ -13,11 +13,14 @@ from collections.abc import Callable
 from functools import cache, wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.templatetags.static import static
+from django.utils import translation
 from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
+from django.views.i18n import JavaScriptCatalog
 
 # The pages' Content-Security-Policy: scripts, styles, images, fonts and connections (the
 # API, its event streams) from the service's own origin only; no inline script or style, no
@@ -51,12 +54,41 @@ def own_origin_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     return page
 
 
-play = own_origin_only(require_safe(TemplateView.as_view(template_name="play/index.html")))
+class PageView(TemplateView):
+    """A page in the language the request is answered in (the language middleware's choice:
+    the page's language menu, kept in Django's language cookie, else the browser's
+    ``Accept-Language``), with the menu to choose another and the catalogue of its words."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["language"] = translation.get_language() or settings.LANGUAGE_CODE
+        context["languages"] = settings.LANGUAGES
+        context["language_cookie"] = settings.LANGUAGE_COOKIE_NAME
+        return context
+
+
+play = own_origin_only(require_safe(PageView.as_view(template_name="play/index.html")))
 
 
 # The teacher's page, built like the web client from ``games/static/teach/``: a classroom,
 # its assignments and their results; the teacher key stays in the tab's session storage.
-teach = own_origin_only(require_safe(TemplateView.as_view(template_name="teach/index.html")))
+teach = own_origin_only(require_safe(PageView.as_view(template_name="teach/index.html")))
+
+# The pages' words in one language: Django's JavaScript catalogue of the ``djangojs`` domain
+# (locale/<dir>/LC_MESSAGES/djangojs.po), a script that defines ``django.gettext`` and the
+# rest; the page names its language in the address, so that a cached catalogue is never one
+# of another language.
+_catalogue_view = JavaScriptCatalog.as_view(domain="djangojs")
+
+
+@require_safe
+def catalogue(request: HttpRequest, language: str) -> HttpResponse:
+    if language not in dict(settings.LANGUAGES):
+        raise Http404(language)
+    with translation.override(language):
+        response = _catalogue_view(request)
+    response["Content-Language"] = language
+    return response
 REDOC_BUNDLE = "drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js"
 REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 

@@ -2,20 +2,23 @@
 // and /teach/. Each page speaks to its own people (a player, a teacher), so each has its
 // own words for a refusal and its own API key, kept in the tab's session storage only.
 
+import { format, gettext, gettext_noop, language } from "./i18n.js";
 import { sentence } from "./text.js";
 
 const BASE = "/api/v1";
 const JSON_TYPE = "application/json";
 
+// Each page's own sentences for some refusal codes (marked here, translated when shown); the
+// service's problem documents come back in the page's language (Accept-Language).
 const COMMON_WORDS = {
-  network: "The service cannot be reached. Check the connection and try again.",
-  throttled: "Too many requests: wait a moment and try again.",
+  network: gettext_noop("The service cannot be reached. Check the connection and try again."),
+  throttled: gettext_noop("Too many requests: wait a moment and try again."),
 };
 
 /** A refused request: the service's problem document, or a network failure. */
 export class Problem extends Error {
-  constructor(status, body, { words = COMMON_WORDS, fieldFirst = false } = {}) {
-    super(readable(status, body, words, fieldFirst));
+  constructor(status, body, { words = COMMON_WORDS, fieldFirst = false, fields = {} } = {}) {
+    super(readable(status, body, words, fieldFirst, fields));
     this.status = status;
     this.code = body?.code ?? (status ? "error" : "network");
     // [{field, code, detail}], for a form to show by its fields.
@@ -24,12 +27,14 @@ export class Problem extends Error {
   }
 }
 
-function readable(status, body, words, fieldFirst) {
-  if (!status) return words.network;
-  if (body?.code in words) return words[body.code];
+function readable(status, body, words, fieldFirst, fields) {
+  if (!status) return gettext(words.network);
+  if (body?.code in words) return gettext(words[body.code]);
   const field = fieldFirst ? body?.errors?.[0] : null;
-  const text = field ? `${field.field}: ${field.detail}` : body?.detail || body?.title;
-  return sentence(text || `The service answered ${status}`);
+  const name = field ? (fields[field.field.split(".")[0]] ?? null) : null;
+  const text = !field ? body?.detail || body?.title
+    : name ? format(gettext("%(field)s: %(error)s"), { field: gettext(name), error: field.detail }) : field.detail;
+  return sentence(text || format(gettext("The service answered %(status)s"), { status }));
 }
 
 /**
@@ -73,8 +78,9 @@ export class TabKey {
  * `credentials`: fetch's, for every request.
  */
 export class Api {
-  constructor({ words = {}, fieldFirst = false, keyName, credentials = "same-origin" }) {
+  constructor({ words = {}, fieldFirst = false, fields = {}, keyName, credentials = "same-origin" }) {
     this.words = { ...COMMON_WORDS, ...words };
+    this.fields = fields;
     this.fieldFirst = fieldFirst;
     this.key = new TabKey(keyName);
     this.credentials = credentials;
@@ -86,7 +92,8 @@ export class Api {
    * in X-API-Key, never in the address). Throws a Problem for any error answer.
    */
   async call(method, path, { body, token, key, etag, accept = JSON_TYPE } = {}) {
-    const headers = { Accept: accept };
+    // The problem documents come back in the page's language.
+    const headers = { Accept: accept, "Accept-Language": language };
     if (body !== undefined) headers["Content-Type"] = JSON_TYPE;
     if (token) headers.Authorization = `Bearer ${token}`;
     if (key) headers["X-API-Key"] = key;
@@ -132,7 +139,7 @@ export class Api {
 
   /** A refusal in this page's words. */
   problem(status, body) {
-    return new Problem(status, body, { words: this.words, fieldFirst: this.fieldFirst });
+    return new Problem(status, body, { words: this.words, fieldFirst: this.fieldFirst, fields: this.fields });
   }
 }
 
@@ -140,15 +147,23 @@ export class Api {
 export const playerApi = new Api({
   keyName: "dice-games:student-key",
   fieldFirst: true,
+  // The fields of a refused request by the words of the form that sent them.
+  fields: {
+    seed: gettext_noop("Seed"),
+    open_seats: gettext_noop("Seats left open for others"),
+    players: gettext_noop("Players"),
+    options: gettext_noop("House rules"),
+    name: gettext_noop("Name"),
+  },
   words: {
-    not_your_turn: "It is not your turn.",
-    invalid_token: "This device holds no valid seat for this game.",
-    not_authenticated: "This device holds no seat for this game.",
-    game_full: "Every seat of this game is taken.",
-    invalid_api_key: "This API key is not valid, or it was revoked: ask your teacher for yours.",
-    assignment_not_open: "This assignment is not open now.",
-    assignment_complete: "Every game of this assignment is started already.",
-    strategy_unavailable: "The strategy for these rules is being prepared: try again in a minute.",
+    not_your_turn: gettext_noop("It is not your turn."),
+    invalid_token: gettext_noop("This device holds no valid seat for this game."),
+    not_authenticated: gettext_noop("This device holds no seat for this game."),
+    game_full: gettext_noop("Every seat of this game is taken."),
+    invalid_api_key: gettext_noop("This API key is not valid, or it was revoked: ask your teacher for yours."),
+    assignment_not_open: gettext_noop("This assignment is not open now."),
+    assignment_complete: gettext_noop("Every game of this assignment is started already."),
+    strategy_unavailable: gettext_noop("The strategy for these rules is being prepared: try again in a minute."),
   },
 });
 
@@ -157,8 +172,8 @@ export const teacherApi = new Api({
   keyName: "dice-games:teacher-key",
   credentials: "omit",
   words: {
-    invalid_api_key: "This key is not valid: it is wrong, or it has been revoked.",
-    not_authenticated: "Enter your teacher key first.",
-    forbidden: "This key may not do this: only the classroom's teacher key may.",
+    invalid_api_key: gettext_noop("This key is not valid: it is wrong, or it has been revoked."),
+    not_authenticated: gettext_noop("Enter your teacher key first."),
+    forbidden: gettext_noop("This key may not do this: only the classroom's teacher key may."),
   },
 });

@@ -1,6 +1,8 @@
 // The pages' element builders and their few shared pieces, for /play/ and /teach/ alike.
 
-/** A tiny element builder: h("button", {onclick, disabled: true}, "Roll"). */
+import { format, gettext } from "./i18n.js";
+
+/** A tiny element builder: h("button", {onclick, disabled: true}, gettext("Roll")). */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -41,7 +43,8 @@ export function alertBox() {
 
 export function showProblem(box, error) {
   // A Problem (common/api.js) carries a readable message; anything else is a fault of this page.
-  box.textContent = error?.status !== undefined ? error.message : `Something went wrong: ${error}`;
+  box.textContent = error?.status !== undefined
+    ? error.message : format(gettext("Something went wrong: %(error)s"), { error });
   box.hidden = false;
 }
 

@@ -3,6 +3,7 @@
 
 import { playerApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { bindLanguageMenu, gettext } from "../common/i18n.js";
 import { GameScreen } from "./game.js";
 import { ScrimmageScreen } from "./scrimmage.js";
 import { StartScreen } from "./start.js";
@@ -40,7 +41,7 @@ async function route() {
   } catch (error) {
     const box = alertBox();
     showProblem(box, error);
-    replace(main, [h("h1", {}, "Dice games"), box]);
+    replace(main, [h("h1", {}, gettext("Dice games")), box]);
     return;
   }
   const tournament = TOURNAMENT_PATH.exec(window.location.pathname)?.[1];
@@ -57,5 +58,6 @@ document.addEventListener("click", (event) => {
   navigate(link.getAttribute("href"));
 });
 window.addEventListener("popstate", route);
+bindLanguageMenu();
 
 route();

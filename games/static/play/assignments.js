@@ -5,13 +5,14 @@
 
 import { playerApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { dateTime, format, gettext, ngettext } from "../common/i18n.js";
 import { keepSeat } from "./seats.js";
 
 const apiKey = () => playerApi.key.held();
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** A moment in the browser's own language and time zone: the weekday when it is near. */
+/** A moment in the page's language and the browser's time zone: the weekday when it is near. */
 export function formatWhen(iso, now = Date.now()) {
   const date = new Date(iso);
   const ahead = date.getTime() - now;
@@ -19,11 +20,11 @@ export function formatWhen(iso, now = Date.now()) {
     ? { weekday: "long", hour: "numeric", minute: "2-digit" }
     : { weekday: "short", day: "numeric", month: "long", hour: "numeric", minute: "2-digit" };
   if (date.getFullYear() !== new Date(now).getFullYear()) options.year = "numeric";
-  return new Intl.DateTimeFormat(undefined, options).format(date);
+  return dateTime(date, options);
 }
 
 export function timeOf(iso) {
-  return h("time", { datetime: iso, title: new Date(iso).toLocaleString() }, formatWhen(iso));
+  return h("time", { datetime: iso, title: dateTime(iso, { dateStyle: "full", timeStyle: "short" }) }, formatWhen(iso));
 }
 
 // -- what this browser knows of an assignment (no secret in it) ---------------------------
@@ -124,7 +125,7 @@ export class AssignmentsPanel {
   }
 
   heading() {
-    return h("h2", { id: "assignments-title", tabindex: "-1" }, "Assignments");
+    return h("h2", { id: "assignments-title", tabindex: "-1" }, gettext("Assignments"));
   }
 
   render() {
@@ -136,17 +137,17 @@ export class AssignmentsPanel {
     const student = this.owner?.student;
     if (student) {
       parts.push(h("div", { class: "who" },
-        h("p", {}, `${student.name}, ${this.owner.classroom.name}.`),
+        h("p", {}, format(gettext("%(name)s, %(classroom)s."), { name: student.name, classroom: this.owner.classroom.name })),
         h("button", {
           type: "button", class: "quiet", "data-key": "forget-key",
           onclick: () => this.forget(),
-        }, "Forget my key")));
+        }, gettext("Forget my key"))));
     }
     parts.push(this.status, this.problem);
     if (this.assignments) {
       parts.push(this.assignments.length
         ? h("ul", { class: "assignment-list" }, this.assignments.map((a) => h("li", {}, this.item(a))))
-        : h("p", {}, "Your classroom has no assignment yet."));
+        : h("p", {}, gettext("Your classroom has no assignment yet.")));
     }
     replace(this.element, parts);
   }
@@ -156,15 +157,15 @@ export class AssignmentsPanel {
       "form",
       { class: "key-form", onsubmit: (event) => this.submitKey(event), novalidate: true },
       h("p", { class: "help", id: "api-key-help" },
-        "Your teacher gave you a student API key. It stays in this tab only, and is forgotten when the tab closes."),
+        gettext("Your teacher gave you a student API key. It stays in this tab only, and is forgotten when the tab closes.")),
       h("div", { class: "field share" },
-        h("label", { for: "api-key" }, "Student API key"),
+        h("label", { for: "api-key" }, gettext("Student API key")),
         // No name: the key can never end up in an address, even if the form were sent.
         h("input", {
           id: "api-key", type: "password", autocomplete: "off", spellcheck: "false",
           autocapitalize: "off", "aria-describedby": "api-key-help", "data-key": "api-key",
         }),
-        h("button", { type: "submit", "data-key": "show-assignments" }, "Show my assignments")),
+        h("button", { type: "submit", "data-key": "show-assignments" }, gettext("Show my assignments"))),
       this.problem,
     );
   }
@@ -175,7 +176,7 @@ export class AssignmentsPanel {
     const key = input.value.trim();
     this.problem.hidden = true;
     if (!key) {
-      this.problem.textContent = "Enter your student API key.";
+      this.problem.textContent = gettext("Enter your student API key.");
       this.problem.hidden = false;
       input.focus();
       return;
@@ -192,7 +193,7 @@ export class AssignmentsPanel {
       return;
     }
     if (who.role !== "student") {
-      this.problem.textContent = "This is a teacher's key: this page takes a student's key.";
+      this.problem.textContent = gettext("This is a teacher's key: this page takes a student's key.");
       this.problem.hidden = false;
       if (button) button.disabled = false;
       input.focus();
@@ -216,7 +217,7 @@ export class AssignmentsPanel {
   }
 
   async load() {
-    this.status.textContent = "Loading your assignments…";
+    this.status.textContent = gettext("Loading your assignments…");
     this.render();
     try {
       this.owner = await keyOwner();
@@ -224,7 +225,7 @@ export class AssignmentsPanel {
       this.assignments = (await playerApi.get(`/classrooms/${classroom}/assignments/`, { key: apiKey() })).data;
       for (const assignment of this.assignments) keepAssignment(classroom, assignment);
       const count = this.assignments.length;
-      this.status.textContent = `${count} assignment${count === 1 ? "" : "s"}.`;
+      this.status.textContent = format(ngettext("%(count)s assignment.", "%(count)s assignments.", count), { count });
     } catch (error) {
       this.status.textContent = "";
       if (error.code === "invalid_api_key") {
@@ -244,38 +245,43 @@ export class AssignmentsPanel {
     const progress = assignment.progress || { started: 0, finished: 0 };
     const games = assignment.games;
     const when = assignment.status === "scheduled"
-      ? ["Opens ", timeOf(assignment.opens_at), ", due ", timeOf(assignment.due_at), "."]
+      ? [gettext("Opens:"), " ", timeOf(assignment.opens_at), "; ", gettext("due:"), " ", timeOf(assignment.due_at)]
       : assignment.status === "closed"
-        ? ["Closed ", timeOf(assignment.due_at), "."]
-        : ["Due ", timeOf(assignment.due_at), "."];
+        ? [gettext("Closed:"), " ", timeOf(assignment.due_at)]
+        : [gettext("Due:"), " ", timeOf(assignment.due_at)];
     const meta = assignmentMeta(assignment.id);
     const here = Object.entries(meta?.played || {}).sort((a, b) => Number(a[0]) - Number(b[0]));
     const next = nextGame(assignment);
     const parts = [
       h("h3", { id: titleId }, assignment.title),
-      h("p", {}, `${ruleset?.name ?? assignment.ruleset}, ${games} game${games === 1 ? "" : "s"}. `, when),
+      h("p", {}, format(ngettext("%(ruleset)s, %(count)s game.", "%(ruleset)s, %(count)s games.", games),
+        { ruleset: ruleset?.name ?? assignment.ruleset, count: games }), " ", when),
       h("p", { class: "progress" },
         h("progress", { value: progress.finished, max: games, "aria-hidden": "true" }),
-        ` ${progress.finished} of ${games} finished`,
-        progress.started > progress.finished ? `, ${progress.started - progress.finished} not finished yet` : "",
-        "."),
+        " ",
+        progress.started > progress.finished
+          ? format(gettext("%(finished)s of %(games)s finished, %(open)s not finished yet."),
+            { finished: progress.finished, games, open: progress.started - progress.finished })
+          : format(gettext("%(finished)s of %(games)s finished."), { finished: progress.finished, games })),
     ];
     if (here.length) {
-      parts.push(h("p", {}, "Your games in this browser: ", here.map(([k, id], index) => [
+      parts.push(h("p", {}, gettext("Your games in this browser:"), " ", here.map(([k, id], index) => [
         index ? ", " : "",
-        h("a", { href: `/play/${id}/`, "data-internal": true, "aria-label": `Game ${k} of ${assignment.title}` },
-          `Game ${k}`),
-      ]), "."));
+        h("a", {
+          href: `/play/${id}/`, "data-internal": true,
+          "aria-label": format(gettext("Game %(number)s of %(title)s"), { number: Number(k), title: assignment.title }),
+        }, format(gettext("Game %(number)s"), { number: Number(k) })),
+      ])));
     }
     if (next) {
       parts.push(h("button", {
         type: "button", class: "primary", "data-key": `start-${assignment.id}`,
         // The visible words first in the name, then which assignment it is.
-        "aria-label": `Start game ${next} of ${games}, ${assignment.title}`,
+        "aria-label": format(gettext("Start game %(number)s of %(games)s, %(title)s"), { number: next, games, title: assignment.title }),
         onclick: (event) => this.start(assignment, event.currentTarget),
-      }, `Start game ${next} of ${games}`));
+      }, format(gettext("Start game %(number)s of %(games)s"), { number: next, games })));
     } else if (assignment.status === "open" && progress.finished >= games) {
-      parts.push(h("p", {}, "Every game is played."));
+      parts.push(h("p", {}, gettext("Every game is played.")));
     }
     return h("article", { class: "assignment", "aria-labelledby": titleId }, parts);
   }

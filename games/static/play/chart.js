@@ -5,20 +5,33 @@
 // same values are in a table beside it for anyone who does not see the chart.
 
 import { h, s } from "../common/dom.js";
+import { format, formatNumber, gettext, gettext_noop, ngettext, pgettext } from "../common/i18n.js";
 
 const HEIGHT_RATIO = 0.55;
 const MARGIN = { top: 14, right: 14, bottom: 34, left: 46 };
 const MARKED = new Set(["mistake", "blunder"]);
 const plots = new WeakMap(); // each plot's points, to draw it again at another width
 
-/** What the values measure, by the analysis's objective: shown times `scale`. */
+/** What the values measure, by the analysis's objective: shown times `scale` (the words are
+ * marked here, translated where shown). */
 export const MEASURES = {
-  expected_final: { name: "Expected final score", unit: "points", scale: 1, digits: 1 },
-  win_probability: { name: "Chance of winning (%)", unit: "percentage points", scale: 100, digits: 1 },
-  expected_turns: { name: "Expected turns still to play", unit: "turns", scale: 1, digits: 2 },
+  expected_final: { name: gettext_noop("Expected final score"), unit: gettext_noop("points"), scale: 1, digits: 1 },
+  win_probability: { name: gettext_noop("Chance of winning (%)"), unit: gettext_noop("percentage points"), scale: 100, digits: 1 },
+  expected_turns: { name: gettext_noop("Expected turns still to play"), unit: gettext_noop("turns"), scale: 1, digits: 2 },
 };
 
-const number = (value, digits = 1) => (typeof value === "number" ? value.toFixed(digits) : "–");
+const number = (value, digits = 1) => formatNumber(value, digits, { fixed: true });
+
+/** A decision's rating in words. */
+export function ratingName(label) {
+  switch (label) {
+    case "best": return pgettext("rating", "best");
+    case "inaccuracy": return pgettext("rating", "inaccuracy");
+    case "mistake": return pgettext("rating", "mistake");
+    case "blunder": return pgettext("rating", "blunder");
+    default: return label ?? "";
+  }
+}
 
 /** A step of 1, 2 or 5 times a power of ten giving about `count` ticks over the span. */
 export function tickStep(span, count) {
@@ -60,10 +73,14 @@ export function chartPoints(seat, decisions, measure = MEASURES.expected_final) 
 
 function markerTitle(point) {
   const digits = point.digits ?? 1;
-  if (point.start) return `Start: expected ${number(point.chosen, digits)}`;
-  const rating = point.label && point.label !== "best" ? `, ${point.label}, −${number(point.loss, digits)}` : "";
-  return `Decision ${point.index}, round ${point.round}: expected ${number(point.chosen, digits)}, ` +
-    `best ${number(point.best, digits)}${rating}`;
+  if (point.start) return format(gettext("Start: expected %(value)s"), { value: number(point.chosen, digits) });
+  const values = {
+    index: point.index, round: point.round, value: number(point.chosen, digits), best: number(point.best, digits),
+    rating: ratingName(point.label), loss: number(point.loss, digits),
+  };
+  return point.label && point.label !== "best"
+    ? format(gettext("Decision %(index)s, round %(round)s: expected %(value)s, best %(best)s, %(rating)s, −%(loss)s"), values)
+    : format(gettext("Decision %(index)s, round %(round)s: expected %(value)s, best %(best)s"), values);
 }
 
 function marker(point, x, y) {
@@ -102,7 +119,7 @@ export function drawChart(points, width, labels) {
   const grid = ticks(low, high, 5).map((value) => s("g", { class: "tick" },
     s("line", { x1: MARGIN.left, x2: w - MARGIN.right, y1: at(y(value)), y2: at(y(value)) }),
     s("text", { x: MARGIN.left - 6, y: at(y(value)), "text-anchor": "end", "dominant-baseline": "middle" },
-      String(value))));
+      formatNumber(value, 2))));
   const xTicks = ticks(Math.max(first, 1), last, Math.max(2, Math.floor(inner.w / 70)))
     .filter((value) => Number.isInteger(value))
     .map((value) => s("text", { class: "tick", x: at(x(value)), y: hgt - MARGIN.bottom + 16, "text-anchor": "middle" },
@@ -126,7 +143,7 @@ export function drawChart(points, width, labels) {
     s("g", { class: "grid" }, grid),
     s("line", { class: "axis", x1: MARGIN.left, x2: w - MARGIN.right, y1: hgt - MARGIN.bottom, y2: hgt - MARGIN.bottom }),
     xTicks,
-    s("text", { class: "axis-title", x: w - MARGIN.right, y: hgt - 4, "text-anchor": "end" }, "decision"),
+    s("text", { class: "axis-title", x: w - MARGIN.right, y: hgt - 4, "text-anchor": "end" }, pgettext("chart axis", "decision")),
     s("polyline", { class: "best", points: line("best") }),
     gaps,
     s("polyline", { class: "chosen", points: line("chosen") }),
@@ -149,12 +166,16 @@ export function chartFigure({ id, seat, decisions, describe, measure = MEASURES.
   const lost = decisions.reduce((sum, d) => sum + (typeof d.loss === "number" ? d.loss : 0), 0);
   const end = points.at(-1).chosen;
   const begin = points[0].chosen;
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const title = `${measure.name} after each decision of ${seat.name}`;
-  const summary = `${plural(decisions.length, "decision")}: the ${measure.name.toLowerCase()} went from ` +
-    `${number(begin, digits)} to ${number(end, digits)}; the choices cost ${shown(lost)} ${measure.unit} in all. ` +
-    `${plural(counts.mistake, "mistake")} and ${plural(counts.blunder, "blunder")} are marked. ` +
-    "Every value is in the table below the chart.";
+  const title = format(gettext("%(measure)s after each decision of %(name)s"), { measure: gettext(measure.name), name: seat.name });
+  const summary = [
+    format(ngettext("%(count)s decision: %(measure)s went from %(begin)s to %(end)s.",
+      "%(count)s decisions: %(measure)s went from %(begin)s to %(end)s.", decisions.length),
+    { count: decisions.length, measure: gettext(measure.name), begin: number(begin, digits), end: number(end, digits) }),
+    format(gettext("The choices cost %(lost)s %(unit)s in all."), { lost: shown(lost), unit: gettext(measure.unit) }),
+    format(ngettext("%(count)s mistake marked", "%(count)s mistakes marked", counts.mistake), { count: counts.mistake }) + ", " +
+    format(ngettext("%(count)s blunder marked.", "%(count)s blunders marked.", counts.blunder), { count: counts.blunder }),
+    gettext("Every value is in the table below the chart."),
+  ].join(" ");
   const plot = h("div", { class: "plot" });
   plots.set(plot, { points, labels, width: 0 });
   draw(plot, 480);
@@ -165,16 +186,16 @@ export function chartFigure({ id, seat, decisions, describe, measure = MEASURES.
     h("p", { class: "help", id: labels.description }, summary),
     plot,
     h("ul", { class: "legend" },
-      h("li", {}, h("span", { class: "key chosen", "aria-hidden": "true" }), "after the choice made"),
-      h("li", {}, h("span", { class: "key best", "aria-hidden": "true" }), "after the best choice"),
-      h("li", {}, h("span", { class: "key mistake", "aria-hidden": "true" }), "mistake"),
-      h("li", {}, h("span", { class: "key blunder", "aria-hidden": "true" }), "blunder")),
+      h("li", {}, h("span", { class: "key chosen", "aria-hidden": "true" }), gettext("after the choice made")),
+      h("li", {}, h("span", { class: "key best", "aria-hidden": "true" }), gettext("after the best choice")),
+      h("li", {}, h("span", { class: "key mistake", "aria-hidden": "true" }), ratingName("mistake")),
+      h("li", {}, h("span", { class: "key blunder", "aria-hidden": "true" }), ratingName("blunder"))),
     h("details", { id: labels.table },
-      h("summary", {}, `The chart as a table (${seat.name})`),
+      h("summary", {}, format(gettext("The chart as a table (%(name)s)"), { name: seat.name })),
       h("div", { class: "scroll" }, h("table", {},
         h("caption", {}, title),
         h("thead", {}, h("tr", {},
-          ["#", "Round", "Decision", "After it", "After the best", "Loss", "Rating"]
+          ["#", gettext("Round"), gettext("Decision"), gettext("After it"), gettext("After the best"), gettext("Loss"), gettext("Rating")]
             .map((heading) => h("th", { scope: "col" }, heading)))),
         h("tbody", {}, decisions.map((d, at) => h("tr", { class: MARKED.has(d.label) ? d.label : "" },
           h("th", { scope: "row" }, String(at + 1)),
@@ -183,7 +204,7 @@ export function chartFigure({ id, seat, decisions, describe, measure = MEASURES.
           h("td", {}, shown(d.chosen_value)),
           h("td", {}, shown(d.best_value)),
           h("td", {}, shown(d.loss)),
-          h("td", { class: "text" }, d.label ?? "")))))),
+          h("td", { class: "text" }, ratingName(d.label))))))),
     ),
   );
 }

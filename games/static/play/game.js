@@ -5,8 +5,10 @@
 // lines.js).
 
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { format, gettext } from "../common/i18n.js";
 import { observeCharts } from "./chart.js";
 import { analysisPanel } from "./game/analysis.js";
+import { Announcer } from "./game/announce.js";
 import { GameConnection } from "./game/connection.js";
 import { assignmentLine, logPanel, nextGamePanel, statusLine } from "./game/lines.js";
 import { GameRequests } from "./game/requests.js";
@@ -23,7 +25,9 @@ export class GameScreen {
     this.main = main;
     this.state = new GameState(id, rulesets);
     this.problem = alertBox();
-    this.status = h("p", { class: "status", role: "status" });
+    // The status line as it shows; the live region (game/announce.js) says it, and more.
+    this.status = h("p", { class: "status" });
+    this.announcer = new Announcer(this.state);
     this.resizer = null;
     this.connection = new GameConnection(this.state, () => this.requests.refresh());
     this.requests = new GameRequests(this.state, {
@@ -44,16 +48,16 @@ export class GameScreen {
   }
 
   async show() {
-    replace(this.main, h("h1", { tabindex: "-1" }, "Loading the game…"));
+    replace(this.main, h("h1", { tabindex: "-1" }, gettext("Loading the game…")));
     try {
       await this.requests.load();
     } catch (error) {
       const box = alertBox();
       showProblem(box, error);
       replace(this.main, [
-        h("h1", { tabindex: "-1" }, error.status === 404 ? "No such game" : "The game cannot be shown"),
+        h("h1", { tabindex: "-1" }, error.status === 404 ? gettext("No such game") : gettext("The game cannot be shown")),
         box,
-        h("p", {}, h("a", { href: "/play/", "data-internal": true }, "New game")),
+        h("p", {}, h("a", { href: "/play/", "data-internal": true }, gettext("New game"))),
       ]);
       return;
     }
@@ -68,6 +72,7 @@ export class GameScreen {
     this.requests.stop();
     this.resizer?.disconnect();
     this.state.stopped = true;
+    this.announcer.clear();
   }
 
   /** Choose a die, or leave it; in Ten Thousand, ask what the chosen dice score. */
@@ -85,7 +90,7 @@ export class GameScreen {
     const input = event.target.querySelector("input");
     const name = input.value.trim();
     if (!name) {
-      this.problem.textContent = "Enter your name to join.";
+      this.problem.textContent = gettext("Enter your name to join.");
       this.problem.hidden = false;
       input.focus();
       return;
@@ -97,17 +102,17 @@ export class GameScreen {
     const state = this.state;
     if (state.stopped || !state.game) return;
     const game = state.game;
-    document.title = `${state.ruleset.name} · Dice games`;
+    document.title = format(gettext("%(ruleset)s · Dice games"), { ruleset: state.ruleset.name });
     this.requests.afterTheEnd();
     const parts = [
       h("h1", { tabindex: "-1" }, state.ruleset.name,
-        game.status === "active" ? h("small", {}, ` round ${game.round}`) : null),
+        game.status === "active" ? [" ", h("small", {}, format(gettext("round %(round)s"), { round: game.round }))] : null),
       assignmentLine(state),
       this.status,
     ];
-    // One live region for the whole game, so that assistive technology reads each change.
     const line = statusLine(state);
     if (this.status.textContent !== line) this.status.textContent = line;
+    this.announcer.update(line);
     if (game.status === "waiting") parts.push(waitingPanel(state, this.actions));
     if (game.status !== "waiting") parts.push(bustPanel(state));
     if (game.status === "active") parts.push(dicePanel(state, this.actions), actionsPanel(state, this.actions));
@@ -118,7 +123,7 @@ export class GameScreen {
     else if (state.analysisNote) parts.push(h("p", { class: "help analysis-note" }, state.analysisNote));
     parts.push(logPanel(state));
     parts.push(h("p", { class: "links" }, h("a", { href: "/play/", "data-internal": true },
-      game.assignment ? "My assignments and new games" : "New game")));
+      game.assignment ? gettext("My assignments and new games") : gettext("New game"))));
     this.resizer?.disconnect();
     replace(this.main, parts, FOCUS_AFTER);
     this.resizer = state.analysis ? observeCharts(this.main) : null;

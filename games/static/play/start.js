@@ -3,7 +3,8 @@
 
 import { playerApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
-import { humanize, list } from "../common/text.js";
+import { format, gettext, list, ngettext } from "../common/i18n.js";
+import { computerName, optionLabel, optionValue } from "../common/options.js";
 import { AssignmentsPanel } from "./assignments.js";
 import { BotsPanel } from "./bots.js";
 import { keepSeat } from "./seats.js";
@@ -29,7 +30,7 @@ export class StartScreen {
   }
 
   show() {
-    document.title = "New game · Dice games";
+    document.title = gettext("New game · Dice games");
     const picker = h(
       "select",
       {
@@ -47,31 +48,31 @@ export class StartScreen {
     this.form = h(
       "form",
       { class: "card", onsubmit: (event) => this.submit(event), novalidate: true },
-      h("div", { class: "field" }, h("label", { for: "ruleset" }, "Ruleset"), picker),
+      h("div", { class: "field" }, h("label", { for: "ruleset" }, gettext("Ruleset")), picker),
       this.rulesetPart,
-      h("fieldset", {}, h("legend", {}, "Players, in turn order"), this.seatsPart),
+      h("fieldset", {}, h("legend", {}, gettext("Players, in turn order")), this.seatsPart),
       h(
         "div",
         { class: "field" },
-        h("label", { for: "open-seats" }, "Seats left open for others"),
+        h("label", { for: "open-seats" }, gettext("Seats left open for others")),
         h("input", {
           id: "open-seats", name: "open_seats", type: "number", min: 0, max: 7, value: "0",
           inputmode: "numeric", "aria-describedby": "open-seats-help",
         }),
-        h("small", { id: "open-seats-help" }, "Others take them from another device with the game's link."),
+        h("small", { id: "open-seats-help" }, gettext("Others take them from another device with the game's link.")),
       ),
       h(
         "div",
         { class: "field" },
-        h("label", { for: "seed" }, "Seed (optional)"),
+        h("label", { for: "seed" }, gettext("Seed (optional)")),
         h("input", { id: "seed", name: "seed", type: "number", inputmode: "numeric", "aria-describedby": "seed-help" }),
-        h("small", { id: "seed-help" }, "The same seed and moves give the same dice; a seeded game is unranked."),
+        h("small", { id: "seed-help" }, gettext("The same seed and moves give the same dice; a seeded game is unranked.")),
       ),
       this.problem,
-      h("button", { type: "submit", class: "primary" }, "Start game"),
+      h("button", { type: "submit", class: "primary" }, gettext("Start game")),
     );
     replace(this.main, [
-      h("h1", { tabindex: "-1" }, "New game"), this.form, this.assignments.show(), this.bots.show(), this.waiting,
+      h("h1", { tabindex: "-1" }, gettext("New game")), this.form, this.assignments.show(), this.bots.show(), this.waiting,
     ]);
     this.renderRuleset();
     this.renderSeats();
@@ -83,7 +84,7 @@ export class StartScreen {
     const options = Object.entries(r.options).map(([id, option]) => optionField(id, option));
     replace(this.rulesetPart, [
       h("p", { class: "description" }, r.description),
-      options.length ? h("fieldset", {}, h("legend", {}, "House rules"), options) : null,
+      options.length ? h("fieldset", {}, h("legend", {}, gettext("House rules")), options) : null,
     ]);
     this.renderSeats();
   }
@@ -103,30 +104,30 @@ export class StartScreen {
         h(
           "div",
           { class: "field" },
-          h("label", { for: nameId }, index === 0 ? "Name" : `Player ${number}`),
+          h("label", { for: nameId }, index === 0 ? gettext("Name") : format(gettext("Player %(number)s"), { number })),
           h("input", {
             id: nameId, "data-key": nameId, value: seat.name, maxlength: 50, autocomplete: "off",
-            placeholder: seat.computer ? "Bot" : "",
+            placeholder: seat.computer ? gettext("Bot") : "",
             oninput: (event) => { seat.name = event.target.value; },
           }),
         ),
         h(
           "div",
           { class: "field" },
-          h("label", { for: kindId }, `Player ${number} is`),
+          h("label", { for: kindId }, format(gettext("Player %(number)s is"), { number })),
           h(
             "select",
             { id: kindId, "data-key": kindId, onchange: (event) => { seat.computer = event.target.value; } },
-            h("option", { value: "" }, "a person on this device"),
+            h("option", { value: "" }, gettext("a person on this device")),
             strategies.map((s) =>
-              h("option", { value: s, selected: seat.computer === s }, `the computer (${s})`)),
+              h("option", { value: s, selected: seat.computer === s }, format(gettext("the computer (%(level)s)"), { level: computerName(s) }))),
           ),
         ),
         index > 0
           ? h("button", {
               type: "button", class: "quiet", "data-key": `remove-${index}`,
               onclick: () => { this.seats.splice(index, 1); this.renderSeats(); },
-            }, `Remove player ${number}`)
+            }, format(gettext("Remove player %(number)s"), { number }))
           : null,
       );
     });
@@ -140,7 +141,7 @@ export class StartScreen {
           this.renderSeats();
           document.getElementById(`seat-${this.seats.length - 1}-name`)?.focus();
         },
-      }, "Add a player"),
+      }, gettext("Add a player")),
     ]);
   }
 
@@ -157,7 +158,7 @@ export class StartScreen {
       if (value !== option.default) options[id] = value;
     }
     const players = this.seats.map((seat, index) => {
-      const name = seat.name.trim() || (seat.computer ? `Bot ${index + 1}` : "");
+      const name = seat.name.trim() || (seat.computer ? format(gettext("Bot %(number)s"), { number: index + 1 }) : "");
       return seat.computer ? { name, computer: seat.computer } : { name };
     });
     const body = { ruleset: this.ruleset.id, players };
@@ -175,7 +176,9 @@ export class StartScreen {
     const body = this.body();
     const unnamed = body.players.findIndex((p) => !p.name);
     if (unnamed >= 0) {
-      this.problem.textContent = unnamed === 0 ? "Enter your name." : `Enter a name for player ${unnamed + 1}.`;
+      this.problem.textContent = unnamed === 0
+        ? gettext("Enter your name.")
+        : format(gettext("Enter a name for player %(number)s."), { number: unnamed + 1 });
       this.problem.hidden = false;
       document.getElementById(`seat-${unnamed}-name`)?.focus();
       return;
@@ -201,8 +204,7 @@ export class StartScreen {
       if (error.code === "strategy_unavailable" && tries < PREPARING_TRIES) {
         const wait = Math.min(Math.max(error.retryAfter ?? 5, 2), 60);
         this.problem.textContent =
-          "Preparing the computer's strategy for these rules: the game starts by itself " +
-          `once it is ready (trying again in ${wait} s).`;
+          format(gettext("Preparing the computer's strategy for these rules: the game starts by itself once it is ready (trying again in %(seconds)s s)."), { seconds: wait });
         this.problem.hidden = false;
         setTimeout(() => this.create(body, button, tries + 1), wait * 1000);
         return;
@@ -221,16 +223,16 @@ export class StartScreen {
     }
     if (!page.results.length) return;
     replace(this.waiting, [
-      h("h2", { id: "waiting-title" }, "Games waiting for players"),
+      h("h2", { id: "waiting-title" }, gettext("Games waiting for players")),
       h(
         "ul",
         { class: "waiting" },
         page.results.slice(0, 10).map((game) => {
           const ruleset = this.rulesets.find((r) => r.id === game.ruleset);
           const names = list(game.players.map((p) => p.name));
-          const seats = `${game.open_seats} open seat${game.open_seats === 1 ? "" : "s"}`;
+          const seats = format(ngettext("%(count)s open seat", "%(count)s open seats", game.open_seats), { count: game.open_seats });
           return h("li", {}, h("a", { href: `/play/${game.id}/`, "data-internal": true },
-            `${ruleset?.name ?? game.ruleset} with ${names}`), ` (${seats})`);
+            format(gettext("%(ruleset)s with %(names)s"), { ruleset: ruleset?.name ?? game.ruleset, names })), ` (${seats})`);
         }),
       ),
     ]);
@@ -246,20 +248,20 @@ function optionField(id, option) {
       "div",
       { class: "field check" },
       h("input", { ...common, type: "checkbox", checked: option.default }),
-      h("label", { for: inputId }, humanize(id)),
+      h("label", { for: inputId }, optionLabel(id)),
       help,
     );
   }
   let input;
   if (option.values.length) {
     input = h("select", common, option.values.map((value) =>
-      h("option", { value, selected: value === option.default }, String(value))));
+      h("option", { value, selected: value === option.default }, optionValue(value))));
   } else {
     input = h("input", {
       ...common, type: "number", inputmode: "numeric", value: String(option.default),
       min: option.minimum, max: option.maximum, step: option.step,
     });
   }
-  return h("div", { class: "field" }, h("label", { for: inputId }, humanize(id)), input, help);
+  return h("div", { class: "field" }, h("label", { for: inputId }, optionLabel(id)), input, help);
 }
 

@@ -4,6 +4,7 @@
 
 import { teacherApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { bindLanguageMenu, format, gettext } from "../common/i18n.js";
 import { ClassroomScreen } from "./classroom.js";
 import { SignInScreen } from "./signin.js";
 
@@ -29,9 +30,8 @@ async function classroomOf(key) {
   if (owner.role !== "teacher") {
     throw teacherApi.problem(403, {
       code: "student_key",
-      detail: `this is the key of a student (${owner.student?.name ?? "unnamed"} in ` +
-        `${owner.classroom.name}), not a teacher's: enter the teacher key shown when the ` +
-        "classroom was opened",
+      detail: format(gettext("This is the key of a student (%(name)s in %(classroom)s), not a teacher's: enter the teacher key shown when the classroom was opened."),
+        { name: owner.student?.name ?? "?", classroom: owner.classroom.name }),
     });
   }
   return owner.classroom;
@@ -48,7 +48,7 @@ async function enter(key, { classroom = null, newKey = null } = {}) {
     newKey,
     onLeave: () => {
       teacherApi.key.forget();
-      signIn("The key was forgotten on this tab.");
+      signIn(gettext("The key was forgotten on this tab."));
     },
   }));
 }
@@ -76,17 +76,18 @@ async function start() {
   } catch (error) {
     if ([401, 403, 404].includes(error.status)) {
       teacherApi.key.forget();
-      signIn(`The key this tab held was refused: ${error.message}`);
+      signIn(format(gettext("The key this tab held was refused: %(reason)s"), { reason: error.message }));
       return;
     }
     const box = alertBox();
     showProblem(box, error);
     replace(main, [
-      h("h1", {}, "Teaching"),
+      h("h1", {}, gettext("Teaching")),
       box,
-      h("button", { type: "button", onclick: () => start() }, "Try again"),
+      h("button", { type: "button", onclick: () => start() }, gettext("Try again")),
     ]);
   }
 }
 
+bindLanguageMenu();
 start();

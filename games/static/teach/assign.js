@@ -2,15 +2,19 @@
 // their fields.
 
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
-import { humanize } from "../common/text.js";
+import { format, gettext, gettext_noop, ngettext } from "../common/i18n.js";
+import { optionLabel, optionValue } from "../common/options.js";
 import {
-  clearErrors, errorText, field, isoFromLocal, localValue, plural, showErrors,
+  clearErrors, errorText, field, isoFromLocal, localValue, showErrors,
 } from "./forms.js";
 
 const MOST_GAMES = 100;
 
 // The API's names for the assignment's fields, as the form calls them.
-const FIELD_WORDS = { due_at: "the due time", opens_at: "the opening time (now, when empty)" };
+const FIELD_WORDS = {
+  due_at: gettext_noop("the due time"),
+  opens_at: gettext_noop("the opening time (now, when empty)"),
+};
 const FIELD_CONTROLS = {
   title: "assignment-title",
   ruleset: "assignment-ruleset",
@@ -49,27 +53,26 @@ export class AssignmentForm {
     this.form = h(
       "form",
       { class: "card", novalidate: true, "aria-labelledby": "assign-title", onsubmit: (event) => this.submit(event) },
-      h("h2", { id: "assign-title" }, "Set an assignment"),
-      field("assignment-title", "Title", h("input", {
+      h("h2", { id: "assign-title" }, gettext("Set an assignment")),
+      field("assignment-title", gettext("Title"), h("input", {
         id: "assignment-title", name: "title", maxlength: 80, autocomplete: "off", required: true,
-      }), "For example “Week 3”: your students see it."),
-      field("assignment-ruleset", "Ruleset", picker),
+      }), gettext("For example “Week 3”: your students see it.")),
+      field("assignment-ruleset", gettext("Ruleset"), picker),
       this.optionsPart,
-      field("assignment-games", "Games per student", h("input", {
+      field("assignment-games", gettext("Games per student"), h("input", {
         id: "assignment-games", name: "games", type: "number", inputmode: "numeric",
         min: 1, max: MOST_GAMES, step: 1, value: "5", required: true,
-      }), `From 1 to ${MOST_GAMES}. Every student's game k is thrown from the same dice.`),
-      field("assignment-opens", "Opens (optional)", h("input", {
+      }), format(gettext("From 1 to %(most)s. Every student's game k is thrown from the same dice."), { most: MOST_GAMES })),
+      field("assignment-opens", gettext("Opens (optional)"), h("input", {
         id: "assignment-opens", name: "opens_at", type: "datetime-local",
-      }), "Students may start from then on; empty: at once. Your device's time zone."),
-      field("assignment-due", "Due", h("input", {
+      }), gettext("Students may start from then on; empty: at once. Your device's time zone.")),
+      field("assignment-due", gettext("Due"), h("input", {
         id: "assignment-due", name: "due_at", type: "datetime-local", required: true,
         value: localValue(inAWeek),
-      }), "The deadline: games still under way then are abandoned, and the secrets of the " +
-        "dice are shown."),
+      }), gettext("The deadline: games still under way then are abandoned, and the secrets of the dice are shown.")),
       this.problem,
       this.status,
-      h("button", { type: "submit", class: "primary" }, "Set the assignment"),
+      h("button", { type: "submit", class: "primary" }, gettext("Set the assignment")),
     );
     this.drawOptions();
     return this.form;
@@ -79,7 +82,7 @@ export class AssignmentForm {
     const options = Object.entries(this.ruleset.options);
     replace(this.optionsPart, options.length
       ? h("fieldset", { id: "assignment-options", "aria-describedby": "assignment-options-error" },
-          h("legend", {}, "House rules"),
+          h("legend", {}, gettext("House rules")),
           options.map(([id, option]) => optionField(id, option)),
           errorText("assignment-options"))
       : null);
@@ -117,7 +120,7 @@ export class AssignmentForm {
     this.status.textContent = "";
     const body = this.body();
     if (!body.due_at) {
-      this.refuse([{ field: "due_at", detail: "Choose when the assignment is due" }]);
+      this.refuse([{ field: "due_at", detail: gettext("Choose when the assignment is due") }]);
       return;
     }
     const button = event.submitter;
@@ -125,7 +128,7 @@ export class AssignmentForm {
     try {
       const assignment = await this.send(body);
       this.form.querySelector("#assignment-title").value = "";
-      this.status.textContent = `The assignment “${assignment.title}” is set.`;
+      this.status.textContent = format(gettext("The assignment “%(title)s” is set."), { title: assignment.title });
       this.onSet(assignment);
     } catch (error) {
       if (error.errors?.length) this.refuse(error.errors, error);
@@ -146,12 +149,14 @@ export class AssignmentForm {
       }
       return null;
     };
-    const { first, unplaced } = showErrors(this.form, errors, controlOf, FIELD_WORDS);
+    const words = Object.fromEntries(Object.entries(FIELD_WORDS).map(([name, word]) => [name, gettext(word)]));
+    const { first, unplaced } = showErrors(this.form, errors, controlOf, words);
     const count = errors.length - unplaced.length;
-    const lines = unplaced.map((e) => `${e.field}: ${e.detail}`);
+    const lines = unplaced.map((e) => e.detail);
     let text = count
-      ? `The assignment was not set: ${plural(count, "field needs", "fields need")} a change.`
-      : error?.message ?? "The assignment was not set.";
+      ? format(ngettext("The assignment was not set: %(count)s field needs a change.",
+        "The assignment was not set: %(count)s fields need a change.", count), { count })
+      : error?.message ?? gettext("The assignment was not set.");
     if (lines.length) text = `${text} ${lines.join(" ")}`;
     this.problem.textContent = text;
     this.problem.hidden = false;
@@ -163,18 +168,18 @@ function optionField(name, option) {
   const id = `assignment-option-${name}`;
   const common = { id, name: `option-${name}` };
   if (option.type === "boolean") {
-    return field(id, humanize(name), h("input", { ...common, type: "checkbox", checked: option.default }),
+    return field(id, optionLabel(name), h("input", { ...common, type: "checkbox", checked: option.default }),
       option.description, { check: true });
   }
   let control;
   if (option.values.length) {
     control = h("select", common, option.values.map((value) =>
-      h("option", { value, selected: value === option.default }, String(value))));
+      h("option", { value, selected: value === option.default }, optionValue(value))));
   } else {
     control = h("input", {
       ...common, type: "number", inputmode: "numeric", value: String(option.default),
       min: option.minimum, max: option.maximum, step: option.step,
     });
   }
-  return field(id, humanize(name), control, option.description);
+  return field(id, optionLabel(name), control, option.description);
 }

@@ -4,7 +4,8 @@
 // same figures.
 
 import { s } from "../common/dom.js";
-import { number } from "./forms.js";
+import { format, gettext } from "../common/i18n.js";
+import { number, percent } from "./forms.js";
 
 const WIDTH = 280; // user units: the text is 12 of them, as wide as a phone allows
 const LEGEND = 46; // the legend's two lines and the space under them
@@ -50,24 +51,26 @@ export function resultsChart(rows, { label, describedBy }) {
   const height = LEGEND + Math.max(rows.length, 1) * ROW;
   const parts = [
     s("rect", { class: "bar score", x: 0, y: 4, width: 12, height: 12, rx: 2 }),
-    s("text", { class: "legend", x: 17, y: 10, "dominant-baseline": "central" }, `Mean score (scale 0–${top})`),
+    s("text", { class: "legend", x: 17, y: 10, "dominant-baseline": "central" },
+      format(gettext("Mean score (scale 0–%(top)s)"), { top })),
     s("rect", { class: "bar accuracy", x: 0, y: 21, width: 12, height: 12, rx: 2 }),
-    s("text", { class: "legend", x: 17, y: 27, "dominant-baseline": "central" }, "Mean accuracy (scale 0–100%)"),
+    s("text", { class: "legend", x: 17, y: 27, "dominant-baseline": "central" },
+      gettext("Mean accuracy (scale 0–100 %)")),
   ];
-  if (!rows.length) parts.push(missing(LEGEND, "No students have joined yet."));
+  if (!rows.length) parts.push(missing(LEGEND, gettext("No students have joined yet.")));
   rows.forEach((row, index) => {
     const y = LEGEND + index * ROW;
     parts.push(s("text", { class: "name", x: 0, y: y + 11 }, shortened(row.student.name)));
     const scoreY = y + NAME;
     const accuracyY = scoreY + BAR + GAP;
     if (row.mean_score === null) {
-      parts.push(missing(scoreY, "No finished game yet"));
+      parts.push(missing(scoreY, gettext("No finished game yet")));
       return;
     }
     parts.push(bar("score", scoreY, row.mean_score / top, number(row.mean_score)));
     parts.push(row.mean_accuracy === null
-      ? missing(accuracyY, "Accuracy not analysed")
-      : bar("accuracy", accuracyY, row.mean_accuracy / 100, `${number(row.mean_accuracy)}%`));
+      ? missing(accuracyY, gettext("Accuracy not analysed"))
+      : bar("accuracy", accuracyY, row.mean_accuracy / 100, percent(row.mean_accuracy)));
   });
   parts.push(s("line", { class: "axis", x1: 0.5, y1: LEGEND - 4, x2: 0.5, y2: height }));
   return s(

@@ -4,7 +4,9 @@
 import { teacherApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
 import { AssignmentForm } from "./assign.js";
-import { number, plural, when, whenShort } from "./forms.js";
+import { format, gettext, ngettext } from "../common/i18n.js";
+import { number, percent, when, whenShort } from "./forms.js";
+import { statusName } from "./results.js";
 import { JoiningPanel } from "./joining.js";
 import { newKeyPanel } from "./key.js";
 import { Poller } from "./poll.js";
@@ -53,11 +55,11 @@ export class ClassroomScreen {
   }
 
   show() {
-    document.title = `${this.classroom.name} · Teaching · Dice games`;
+    document.title = format(gettext("%(classroom)s · Teaching · Dice games"), { classroom: this.classroom.name });
     this.problem = alertBox();
     this.rosterStatus = h("p", { class: "visually-hidden", role: "status", "aria-live": "polite" });
-    this.roster = h("div", { class: "table-wrap" }, h("p", {}, "Loading the students…"));
-    this.list = h("div", {}, h("p", {}, "Loading the assignments…"));
+    this.roster = h("div", { class: "table-wrap" }, h("p", {}, gettext("Loading the students…")));
+    this.list = h("div", {}, h("p", {}, gettext("Loading the assignments…")));
     this.resultsSection = h("section", { class: "card", "aria-labelledby": "results-title", hidden: true });
     this.results = new ResultsView(this.resultsSection, {
       key: this.key,
@@ -69,25 +71,25 @@ export class ClassroomScreen {
       key: this.key, classroomId: this.classroom.id, rulesets: this.rulesets,
     });
     replace(this.main, [
-      h("h1", { tabindex: "-1" }, this.classroom.name, " ", h("small", {}, "classroom")),
+      h("h1", { tabindex: "-1" }, this.classroom.name, " ", h("small", {}, gettext("classroom"))),
       this.newKey ? newKeyPanel(this.newKey, () => {
         this.newKey = null;
         this.main.querySelector("h1").focus();
       }) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "quiet", onclick: () => this.leave() },
-          "Forget the key on this tab")),
+          gettext("Forget the key on this tab"))),
       this.problem,
       this.joining.element(),
       h("section", { class: "card", "aria-labelledby": "students-title" },
-        h("h2", { id: "students-title" }, "Students"),
+        h("h2", { id: "students-title" }, gettext("Students")),
         this.rosterStatus,
         this.roster,
         h("button", { type: "button", "data-key": "refresh", onclick: () => this.overview.now() },
-          "Refresh the students and assignments")),
+          gettext("Refresh the students and assignments"))),
       this.form.element(),
       h("section", { class: "card", "aria-labelledby": "assignments-title" },
-        h("h2", { id: "assignments-title" }, "Assignments"),
+        h("h2", { id: "assignments-title" }, gettext("Assignments")),
         this.list),
       this.resultsSection,
       this.tournaments.elements(),
@@ -135,10 +137,11 @@ export class ClassroomScreen {
   }
 
   drawRoster(students) {
-    const text = plural(students.length, "student") + (students.length === 1 ? " has" : " have") + " joined.";
+    const text = format(ngettext("%(count)s student has joined.", "%(count)s students have joined.", students.length),
+      { count: students.length });
     if (this.rosterStatus.textContent !== text) this.rosterStatus.textContent = text;
     if (!students.length) {
-      replace(this.roster, h("p", {}, "No student has joined yet."));
+      replace(this.roster, h("p", {}, gettext("No student has joined yet.")));
       return;
     }
     const figures = (student) => {
@@ -146,16 +149,19 @@ export class ClassroomScreen {
       if (!entries.length) return "–";
       return entries.map(([id, f]) => {
         const name = this.rulesets.find((r) => r.id === id)?.name ?? id;
-        const accuracy = f.mean_accuracy === null ? "" : `, accuracy ${number(f.mean_accuracy)}%`;
-        return `${name}: mean ${number(f.mean)}, best ${f.best}${accuracy}`;
+        const values = { ruleset: name, mean: number(f.mean), best: f.best, accuracy: percent(f.mean_accuracy) };
+        return f.mean_accuracy === null
+          ? format(gettext("%(ruleset)s: mean %(mean)s, best %(best)s"), values)
+          : format(gettext("%(ruleset)s: mean %(mean)s, best %(best)s, accuracy %(accuracy)s"), values);
       }).join("; ");
     };
     replace(this.roster, h(
       "table",
       { class: "roster" },
-      h("caption", {}, `${plural(students.length, "student")} of ${this.classroom.name}`),
+      h("caption", {}, format(ngettext("%(count)s student of %(classroom)s", "%(count)s students of %(classroom)s", students.length),
+        { count: students.length, classroom: this.classroom.name })),
       h("thead", {}, h("tr", {},
-        ["Student", "Joined", "Games started", "Games finished", "Finished games by ruleset"]
+        [gettext("Student"), gettext("Joined"), gettext("Games started"), gettext("Games finished"), gettext("Finished games by ruleset")]
           .map((name) => h("th", { scope: "col" }, name)))),
       h("tbody", {}, students.map((student) => h("tr", {},
         h("th", { scope: "row" }, student.name),
@@ -171,11 +177,11 @@ export class ClassroomScreen {
     if (shown === this.shownList) return;
     this.shownList = shown;
     if (!this.assignments.length) {
-      replace(this.list, h("p", {}, "No assignment yet: set one above."));
+      replace(this.list, h("p", {}, gettext("No assignment yet: set one above.")));
       return;
     }
     replace(this.list, [
-      h("p", { class: "help", id: "assignments-help" }, "Newest first. Choose one to follow its results live."),
+      h("p", { class: "help", id: "assignments-help" }, gettext("Newest first. Choose one to follow its results live.")),
       h("ul", { class: "assignments", "aria-labelledby": "assignments-title" },
         this.assignments.map((assignment) => {
           const ruleset = this.rulesets.find((r) => r.id === assignment.ruleset);
@@ -190,9 +196,9 @@ export class ClassroomScreen {
             h("span", { class: "title" }, assignment.title),
             h("span", { class: "meta" }, [
               ruleset?.name ?? assignment.ruleset,
-              plural(assignment.games, "game"),
-              assignment.status,
-              `due ${when(assignment.due_at)}`,
+              format(ngettext("%(count)s game", "%(count)s games", assignment.games), { count: assignment.games }),
+              statusName(assignment.status),
+              format(gettext("due %(when)s"), { when: when(assignment.due_at) }),
             ].join(" · ")),
           ));
         })),

@@ -1,6 +1,7 @@
 // Form fields with their help and error text, and the words and dates the page shows.
 
 import { h } from "../common/dom.js";
+import { dateTime, formatNumber, formatPercent } from "../common/i18n.js";
 import { sentence } from "../common/text.js";
 
 /**
@@ -69,22 +70,12 @@ function readableDetail(detail, words) {
   return text;
 }
 
-export function plural(count, word, many = `${word}s`) {
-  return `${count} ${count === 1 ? word : many}`;
-}
-
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
 export function when(iso) {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : WHEN.format(date);
+  return dateTime(iso, { dateStyle: "medium", timeStyle: "short" });
 }
-
-const SHORT = new Intl.DateTimeFormat(undefined, { dateStyle: "short" });
 
 export function whenShort(iso) {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : SHORT.format(date);
+  return dateTime(iso, { dateStyle: "short" });
 }
 
 /** A Date as the value of an <input type="datetime-local">, in local time. */
@@ -101,8 +92,14 @@ export function isoFromLocal(value) {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-/** A number as the page shows it: at most `digits` decimals, no trailing zeros. */
+/** A number as the page's language writes it: at most `digits` decimals, no trailing zeros. */
 export function number(value, digits = 2) {
   if (value === null || value === undefined) return null;
-  return Number(value).toLocaleString("en", { maximumFractionDigits: digits, useGrouping: false });
+  return formatNumber(Number(value), digits);
+}
+
+/** A percentage as the page's language writes it ("87.5%", "87,5 %"). */
+export function percent(value) {
+  if (value === null || value === undefined) return null;
+  return formatPercent(Number(value));
 }

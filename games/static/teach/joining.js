@@ -1,6 +1,7 @@
 // Who may join a classroom: the join code, joining open or closed, and a new code.
 
 import { alertBox, h, showProblem } from "../common/dom.js";
+import { format, gettext } from "../common/i18n.js";
 
 export class JoiningPanel {
   /**
@@ -20,20 +21,18 @@ export class JoiningPanel {
     this.problem = alertBox();
     this.button = h("button", {
       type: "button", "data-key": "joining", onclick: (event) => this.switchJoining(event.currentTarget),
-    }, "Close joining");
+    }, gettext("Close joining"));
     return h("section", { class: "card", "aria-labelledby": "join-title" },
-      h("h2", { id: "join-title" }, "Join code"),
+      h("h2", { id: "join-title" }, gettext("Join code")),
       this.code,
-      h("p", { class: "help" }, "Hand this code to your students: each joins with it and " +
-        "their name, and gets a key of their own for their games."),
+      h("p", { class: "help" }, gettext("Hand this code to your students: each joins with it and their name, and gets a key of their own for their games.")),
       this.text,
       h("div", { class: "row" },
         this.button,
         h("button", {
           type: "button", "data-key": "new-code", onclick: (event) => this.replaceCode(event.currentTarget),
-        }, "Replace the code")),
-      h("p", { class: "help" }, "Closing joining keeps everyone who joined; replacing the " +
-        "code stops the old one at once (students who joined keep their keys)."),
+        }, gettext("Replace the code"))),
+      h("p", { class: "help" }, gettext("Closing joining keeps everyone who joined; replacing the code stops the old one at once (students who joined keep their keys).")),
       this.problem,
       this.status);
   }
@@ -45,9 +44,9 @@ export class JoiningPanel {
     this.code.textContent = classroom.join_code;
     this.code.classList.toggle("closed", !open);
     this.text.textContent = open
-      ? "Joining is open: anyone with the code can join."
-      : "Joining is closed: nobody can join with the code until you reopen it.";
-    this.button.textContent = open ? "Close joining" : "Reopen joining";
+      ? gettext("Joining is open: anyone with the code can join.")
+      : gettext("Joining is closed: nobody can join with the code until you reopen it.");
+    this.button.textContent = open ? gettext("Close joining") : gettext("Reopen joining");
   }
 
   async switchJoining(button) {
@@ -55,7 +54,7 @@ export class JoiningPanel {
     await this.change(button, async () => {
       this.classroom = await this.request("PATCH", "", { joining });
       this.onClassroom(this.classroom);
-      return joining === "open" ? "Joining is open again." : "Joining is closed.";
+      return joining === "open" ? gettext("Joining is open again.") : gettext("Joining is closed.");
     });
   }
 
@@ -63,7 +62,7 @@ export class JoiningPanel {
     await this.change(button, async () => {
       const { join_code: code } = await this.request("POST", "join-code/", {});
       this.classroom = { ...this.classroom, join_code: code };
-      return `The new join code is ${code}; the old one no longer works.`;
+      return format(gettext("The new join code is %(code)s; the old one no longer works."), { code });
     });
   }
 

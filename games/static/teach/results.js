@@ -3,15 +3,24 @@
 
 import { teacherApi } from "../common/api.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { dateTime, format, gettext, ngettext, pgettext } from "../common/i18n.js";
 import { resultsChart } from "./chart.js";
-import { number, plural, when } from "./forms.js";
+import { number, percent, when } from "./forms.js";
 import { Poller } from "./poll.js";
 
 const EVERY_MS = 3000;
-const STATUS_WORDS = { scheduled: "scheduled", open: "open", closed: "closed" };
+/** An assignment's status in words. */
+export function statusName(status) {
+  switch (status) {
+    case "scheduled": return pgettext("assignment", "scheduled");
+    case "open": return pgettext("assignment", "open");
+    case "closed": return pgettext("assignment", "closed");
+    default: return status;
+  }
+}
 
 function none() {
-  return [h("span", { "aria-hidden": "true" }, "–"), h("span", { class: "visually-hidden" }, "none")];
+  return [h("span", { "aria-hidden": "true" }, "–"), h("span", { class: "visually-hidden" }, gettext("none"))];
 }
 
 function slug(text) {
@@ -48,8 +57,8 @@ export class ResultsView {
     this.tablePart = h("div", { class: "table-wrap" });
     this.secretsPart = h("div");
     this.download = h("button", { type: "button", onclick: () => this.saveCsv() },
-      "Download results (CSV)");
-    this.title = h("h2", { id: "results-title", tabindex: "-1" }, `Results: ${assignment.title}`);
+      gettext("Download results (CSV)"));
+    this.title = h("h2", { id: "results-title", tabindex: "-1" }, format(gettext("Results: %(title)s"), { title: assignment.title }));
     this.section.hidden = false;
     replace(this.section, [
       this.title,
@@ -59,7 +68,7 @@ export class ResultsView {
       this.problem,
       h("div", { class: "row" }, this.download),
       this.chartPart,
-      h("h3", { id: "results-table-title" }, "Results table"),
+      h("h3", { id: "results-table-title" }, gettext("Results table")),
       this.tablePart,
       this.secretsPart,
     ]);
@@ -89,7 +98,7 @@ export class ResultsView {
     }
     if (assignment !== this.assignment) return false;
     this.problem.hidden = true;
-    this.updated.textContent = `Following live: updated ${new Date().toLocaleTimeString()}.`;
+    this.updated.textContent = format(gettext("Following live: updated %(time)s."), { time: dateTime(new Date(), { timeStyle: "medium" }) });
     const json = JSON.stringify(answer);
     if (json !== this.last) {
       this.last = json;
@@ -98,7 +107,7 @@ export class ResultsView {
       this.draw(answer);
     }
     if (answer.assignment.status === "closed") {
-      this.updated.textContent = "The assignment is closed: these results are final.";
+      this.updated.textContent = gettext("The assignment is closed: these results are final.");
       return false;
     }
     return true;
@@ -108,26 +117,29 @@ export class ResultsView {
     const ruleset = this.rulesets.find((r) => r.id === assignment.ruleset);
     this.meta.textContent = [
       ruleset?.name ?? assignment.ruleset,
-      `${plural(assignment.games, "game")} each`,
-      STATUS_WORDS[assignment.status] ?? assignment.status,
-      `opens ${when(assignment.opens_at)}`,
-      `due ${when(assignment.due_at)}`,
+      format(ngettext("%(count)s game each", "%(count)s games each", assignment.games), { count: assignment.games }),
+      statusName(assignment.status),
+      format(gettext("opens %(when)s"), { when: when(assignment.opens_at) }),
+      format(gettext("due %(when)s"), { when: when(assignment.due_at) }),
     ].join(" · ");
     const done = students.filter((row) => row.games_finished >= assignment.games).length;
     const finished = students.reduce((sum, row) => sum + row.games_finished, 0);
-    const summary = `${done} of ${plural(students.length, "student")} finished all their games; ` +
-      `${finished} of ${plural(students.length * assignment.games, "game")} finished in all.`;
+    const summary = [
+      format(ngettext("%(done)s of %(count)s student finished all their games;", "%(done)s of %(count)s students finished all their games;",
+        students.length), { done, count: students.length }),
+      format(ngettext("%(finished)s of %(count)s game finished in all.", "%(finished)s of %(count)s games finished in all.",
+        students.length * assignment.games), { finished, count: students.length * assignment.games }),
+    ].join(" ");
     if (summary !== this.announced) {
       this.announced = summary;
       this.status.textContent = summary;
     }
     replace(this.chartPart, [
       resultsChart(students, {
-        label: `Mean score and mean accuracy of each student in ${assignment.title}`,
+        label: format(gettext("Mean score and mean accuracy of each student in %(title)s"), { title: assignment.title }),
         describedBy: "results-table",
       }),
-      h("figcaption", {}, "Each student's mean score over their finished games, and how close " +
-        "to the best play they came (mean accuracy). The table below holds the same figures."),
+      h("figcaption", {}, gettext("Each student's mean score over their finished games, and how close to the best play they came (mean accuracy). The table below holds the same figures.")),
     ]);
     replace(this.tablePart, this.table(assignment, students));
     replace(this.secretsPart, this.secrets(assignment));
@@ -138,9 +150,9 @@ export class ResultsView {
     return h(
       "table",
       { id: "results-table", class: "results" },
-      h("caption", {}, `Results of ${assignment.title}, best first`),
+      h("caption", {}, format(gettext("Results of %(title)s, best first"), { title: assignment.title })),
       h("thead", {}, h("tr", {},
-        ["Rank", "Student", "Started", "Finished", "Mean score", "Best score", "Mean accuracy"]
+        [gettext("Rank"), gettext("Student"), gettext("Started"), gettext("Finished"), gettext("Mean score"), gettext("Best score"), gettext("Mean accuracy")]
           .map((name) => h("th", { scope: "col" }, name)))),
       h("tbody", {}, students.length
         ? students.map((row) => h("tr", {},
@@ -150,23 +162,21 @@ export class ResultsView {
             cell(row.games_finished),
             cell(number(row.mean_score)),
             cell(row.best_score),
-            cell(row.mean_accuracy === null ? null : `${number(row.mean_accuracy)}%`)))
-        : h("tr", {}, h("td", { colspan: 7 }, "No students have joined yet."))),
+            cell(percent(row.mean_accuracy))))
+        : h("tr", {}, h("td", { colspan: 7 }, gettext("No students have joined yet.")))),
     );
   }
 
   secrets(assignment) {
     const commitments = h("details", {},
-      h("summary", {}, "Commitments"),
-      h("p", {}, "Game k of every student is thrown from the k-th secret; each line is the " +
-        "SHA-256 of one, fixed when the assignment was set."),
+      h("summary", {}, gettext("Commitments")),
+      h("p", {}, gettext("Game k of every student is thrown from the k-th secret; each line is the SHA-256 of one, fixed when the assignment was set.")),
       h("ol", { class: "hashes" }, assignment.commitments.map((hash) => h("li", {}, h("code", {}, hash)))));
     if (!assignment.secrets) return commitments;
     return [
-      h("h3", {}, "Secrets"),
-      h("p", {}, "The assignment is closed: with these secrets anyone can check the records " +
-        "of its games (game k was thrown from secret k)."),
-      h("ol", { class: "hashes", "aria-label": "Secrets" },
+      h("h3", {}, gettext("Secrets")),
+      h("p", {}, gettext("The assignment is closed: with these secrets anyone can check the records of its games (game k was thrown from secret k).")),
+      h("ol", { class: "hashes", "aria-label": gettext("Secrets") },
         assignment.secrets.map((secret) => h("li", {}, h("code", {}, secret)))),
       commitments,
     ];
@@ -186,7 +196,7 @@ export class ResultsView {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 30_000);
-      this.status.textContent = `The results were saved as ${name}.`;
+      this.status.textContent = format(gettext("The results were saved as %(file)s."), { file: name });
       this.announced = null;
     } catch (error) {
       showProblem(this.problem, error);

@@ -1,6 +1,7 @@
 // The first screen: open a new classroom, or come back to one with its teacher key.
 
 import { h, replace } from "../common/dom.js";
+import { gettext } from "../common/i18n.js";
 import { clearErrors, field, showErrors } from "./forms.js";
 
 export class SignInScreen {
@@ -17,32 +18,30 @@ export class SignInScreen {
   }
 
   show() {
-    document.title = "Teaching · Dice games";
+    document.title = gettext("Teaching · Dice games");
     const notice = h("p", { class: "problem", role: "alert", hidden: !this.message }, this.message ?? "");
     this.openForm = h(
       "form",
       { class: "card", novalidate: true, "aria-labelledby": "open-title", onsubmit: (event) => this.submitOpen(event) },
-      h("h2", { id: "open-title" }, "Open a new classroom"),
-      field("classroom-name", "Classroom name", h("input", {
+      h("h2", { id: "open-title" }, gettext("Open a new classroom")),
+      field("classroom-name", gettext("Classroom name"), h("input", {
         id: "classroom-name", name: "name", maxlength: 80, autocomplete: "off", required: true,
-      }), "For example “5B”. You get a join code for your students and a teacher key for you."),
-      h("button", { type: "submit", class: "primary" }, "Open the classroom"),
+      }), gettext("For example “5B”. You get a join code for your students and a teacher key for you.")),
+      h("button", { type: "submit", class: "primary" }, gettext("Open the classroom")),
     );
     this.keyForm = h(
       "form",
       { class: "card", novalidate: true, "aria-labelledby": "key-form-title", onsubmit: (event) => this.submitKey(event) },
-      h("h2", { id: "key-form-title" }, "Come back to a classroom"),
-      field("teacher-key", "Teacher key", h("input", {
+      h("h2", { id: "key-form-title" }, gettext("Come back to a classroom")),
+      field("teacher-key", gettext("Teacher key"), h("input", {
         id: "teacher-key", name: "key", type: "password", autocomplete: "off", spellcheck: "false",
         required: true,
-      }), "The key shown when the classroom was opened. This tab keeps it until it is closed; " +
-        "it is sent only to this service."),
-      h("button", { type: "submit" }, "Continue with the key"),
+      }), gettext("The key shown when the classroom was opened. This tab keeps it until it is closed; it is sent only to this service.")),
+      h("button", { type: "submit" }, gettext("Continue with the key")),
     );
     replace(this.main, [
-      h("h1", { tabindex: "-1" }, "Teaching"),
-      h("p", { class: "description" }, "Open a classroom for your class, hand out its join " +
-        "code, set assignments and follow your students' results as they play."),
+      h("h1", { tabindex: "-1" }, gettext("Teaching")),
+      h("p", { class: "description" }, gettext("Open a classroom for your class, hand out its join code, set assignments and follow your students' results as they play.")),
       notice,
       this.openForm,
       this.keyForm,
@@ -53,14 +52,14 @@ export class SignInScreen {
   async submitOpen(event) {
     event.preventDefault();
     const input = this.openForm.querySelector("#classroom-name");
-    await this.attempt(event, this.openForm, input.value.trim(), "Enter the classroom's name",
+    await this.attempt(event, this.openForm, input.value.trim(), gettext("Enter the classroom's name"),
       (name) => this.open(name), { name: "classroom-name" });
   }
 
   async submitKey(event) {
     event.preventDefault();
     const input = this.keyForm.querySelector("#teacher-key");
-    await this.attempt(event, this.keyForm, input.value.trim(), "Enter your teacher key",
+    await this.attempt(event, this.keyForm, input.value.trim(), gettext("Enter your teacher key"),
       (key) => this.enter(key), { body: "teacher-key" });
   }
 

@@ -27,7 +27,8 @@ def die(page: Page, number: int):
 
 
 def box(page: Page, name: str):
-    return page.get_by_role("button", name=re.compile(rf"^{re.escape(name)}(:|$)"))
+    # Its name is what it shows: the box, then the points it would score now (if open).
+    return page.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( \d+\b|$)"))
 
 
 def start_game(

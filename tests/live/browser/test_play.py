@@ -219,7 +219,7 @@ def test_the_analysis_shows_after_the_game_where_the_service_answers_it(device, 
     page.goto(f"/play/{finished['id']}/")
     analysis = page.get_by_role("region", name="Analysis")
     expect(analysis).to_contain_text("71.2")
-    expect(analysis).to_contain_text("1 blunders")
+    expect(analysis).to_contain_text("1 blunder")
     analysis.get_by_text("Decisions that cost points").click()
     expect(analysis).to_contain_text("chose Ones, best was keep 3 3 (blunder")
 

@@ -2,27 +2,31 @@
 // assignment, and the log.
 
 import { h } from "../../common/dom.js";
-import { list } from "../../common/text.js";
+import { format, gettext, ngettext } from "../../common/i18n.js";
 import { nextGame, timeOf } from "../assignments.js";
-import { describe } from "../words.js";
+import { describe, winnersText } from "../words.js";
 
 /** Whose turn it is, who is awaited, or how the game ended. */
 export function statusLine(state) {
   const game = state.game;
   if (game.status === "waiting") {
-    return `Waiting for ${game.open_seats} more player${game.open_seats === 1 ? "" : "s"} to join.`;
+    return format(ngettext("Waiting for %(count)s more player to join.", "Waiting for %(count)s more players to join.",
+      game.open_seats), { count: game.open_seats });
   }
-  if (game.status === "abandoned") return "This game was abandoned.";
+  if (game.status === "abandoned") return gettext("This game was abandoned.");
   if (game.status === "finished") {
     const winners = game.winners.map((seat) => state.name(seat));
-    if (!winners.length) return "Game over.";
+    if (!winners.length) return gettext("Game over.");
     const best = game.players[game.winners[0]].total;
-    return `Game over: ${list(winners)} ${winners.length > 1 ? "draw" : "wins"} with ${best} points.`;
+    return format(ngettext("Game over: %(winners)s with %(count)s point.", "Game over: %(winners)s with %(count)s points.", best),
+      { winners: winnersText(winners), count: best });
   }
   const seat = game.current_seat;
-  if (state.myToken) return `Your turn, ${state.name(seat)}.`;
+  if (state.myToken) return format(gettext("Your turn, %(name)s."), { name: state.name(seat) });
   const player = game.players[seat];
-  return player?.computer ? `${player.name} (computer) is playing.` : `Waiting for ${state.name(seat)} to play.`;
+  return player?.computer
+    ? format(gettext("%(name)s (computer) is playing."), { name: player.name })
+    : format(gettext("Waiting for %(name)s to play."), { name: state.name(seat) });
 }
 
 /** "Week 3: game 3 of 10, due Friday 17:00", for a game of an assignment. */
@@ -31,10 +35,12 @@ export function assignmentLine(state) {
   if (!game.assignment) return null;
   const meta = state.assignment;
   const k = game.assignment_game;
-  if (!meta) return h("p", { class: "assignment-line" }, `Assignment game ${k}.`);
+  if (!meta) return h("p", { class: "assignment-line" }, format(gettext("Assignment game %(number)s."), { number: k }));
   const past = Date.parse(meta.due_at) <= Date.now();
+  const values = { title: meta.title, number: k, games: meta.games };
   return h("p", { class: "assignment-line" },
-    `${meta.title}: game ${k} of ${meta.games}, ${past ? "was due" : "due"} `, timeOf(meta.due_at));
+    format(past ? gettext("%(title)s: game %(number)s of %(games)s, was due") : gettext("%(title)s: game %(number)s of %(games)s, due"), values),
+    " ", timeOf(meta.due_at));
 }
 
 /** After a game of an assignment: the next one, when the student may start it now. */
@@ -45,15 +51,15 @@ export function nextGamePanel(state, act) {
   if (!next) return null;
   return h("p", { class: "next-game" }, h("button", {
     type: "button", class: "primary", "data-key": "next-game",
-    "aria-label": `Start game ${next} of ${now.games}, ${now.title}`,
+    "aria-label": format(gettext("Start game %(number)s of %(games)s, %(title)s"), { number: next, games: now.games, title: now.title }),
     onclick: (event) => act.nextGame(event.currentTarget),
-  }, `Start game ${next} of ${now.games}`));
+  }, format(gettext("Start game %(number)s of %(games)s"), { number: next, games: now.games })));
 }
 
 export function logPanel(state) {
   const table = {};
   return h("section", { class: "log", "aria-labelledby": "log-title" },
-    h("h2", { id: "log-title" }, "Log"),
-    h("ol", { tabindex: "0", "aria-label": "Events of the game" },
+    h("h2", { id: "log-title" }, gettext("Log")),
+    h("ol", { tabindex: "0", "aria-label": gettext("Events of the game") },
       state.events.map((event) => h("li", { class: `event ${event.type}` }, describe(event, state.game, state.ruleset, table)))));
 }

@@ -4,6 +4,7 @@
 
 import { playerApi } from "../../common/api.js";
 import { showProblem } from "../../common/dom.js";
+import { gettext } from "../../common/i18n.js";
 import {
   fetchAssignment, keepAssignment, keyOwner, startAssignmentGame,
 } from "../assignments.js";
@@ -164,9 +165,9 @@ export class GameRequests {
       if (error.code !== "strategy_unavailable" || state.stopped) return;
       this.analysisTries += 1;
       if (this.analysisTries >= ANALYSIS_TRIES) {
-        state.analysisNote = "The analysis is not ready yet: open this game again later to see it.";
+        state.analysisNote = gettext("The analysis is not ready yet: open this game again later to see it.");
       } else {
-        state.analysisNote = "The analysis is being prepared; it shows here when it is ready.";
+        state.analysisNote = gettext("The analysis is being prepared; it shows here when it is ready.");
         const wait = Math.min(Math.max(error.retryAfter ?? 5, 2), 60);
         this.analysisTimer = setTimeout(() => this.loadAnalysis(), wait * 1000);
       }

@@ -2,6 +2,7 @@
 // Thousand's totals.
 
 import { h } from "../../common/dom.js";
+import { format, formatNumber, gettext } from "../../common/i18n.js";
 
 function sumRow(state, title, field, cls = "") {
   const current = state.current;
@@ -14,15 +15,19 @@ function boxRow(state, act, box, mine) {
   const current = state.current;
   const points = game.choices[box.id];
   const can = mine && points !== undefined;
-  const label = can ? (points > 0 ? `${box.name}: score ${points}` : `${box.name}: scratch for 0`) : box.name;
   return h(
     "tr",
     {},
     h("th", { scope: "row" }, h("button", {
       type: "button", class: `box ${can ? "open" : ""}`, "data-key": `box-${box.id}`,
-      "aria-label": label, title: box.description, disabled: !can,
+      title: box.description, disabled: !can,
       onclick: () => act.move(points > 0 ? "score" : "scratch", { category: box.id }),
-    }, h("span", {}, box.name), can ? h("span", { class: points ? "points" : "points zero" }, String(points)) : null)),
+    },
+    // Its name is what it shows ("Ones 3"): the box and the points it would score now; a
+    // box that would score nothing is scratched, which the name says too.
+    h("span", {}, box.name),
+    can ? [" ", h("span", { class: points ? "points" : "points zero" }, String(points))] : null,
+    can && !points ? h("span", { class: "visually-hidden" }, ` ${gettext("(scratch)")}`) : null)),
     game.players.map((p) => {
       const value = p.scorecard?.[box.id];
       return h("td", { class: p.seat === current ? "current" : "" }, value === null || value === undefined ? "" : String(value));
@@ -34,30 +39,31 @@ export function scorecardPanel(state, act) {
   const game = state.game;
   const mine = state.mine && game.turn.dice;
   const current = state.current;
-  const head = h("tr", {}, h("th", { scope: "col" }, "Box"),
+  const head = h("tr", {}, h("th", { scope: "col" }, gettext("Box")),
     game.players.map((p) => h("th", { scope: "col", class: p.seat === current ? "current" : "" },
-      p.name, p.left ? " (left)" : "")));
+      p.name, p.left ? ` ${gettext("(left)")}` : "")));
   const rows = [];
   let section = null;
   for (const box of state.ruleset.categories) {
-    if (section === "upper" && box.section !== "upper") rows.push(sumRow(state, "Upper bonus", "upper_bonus"));
+    if (section === "upper" && box.section !== "upper") rows.push(sumRow(state, gettext("Upper bonus"), "upper_bonus"));
     section = box.section;
     rows.push(boxRow(state, act, box, mine));
   }
-  if (game.players.some((p) => p.yahtzee_bonus)) rows.push(sumRow(state, "Yahtzee bonus", "yahtzee_bonus"));
-  rows.push(sumRow(state, "Total", "total", "total"));
-  return h("section", { class: "scores", "aria-label": "Scorecard" },
+  if (game.players.some((p) => p.yahtzee_bonus)) rows.push(sumRow(state, gettext("Yahtzee bonus"), "yahtzee_bonus"));
+  rows.push(sumRow(state, gettext("Total"), "total", "total"));
+  return h("section", { class: "scores", "aria-label": gettext("Scorecard") },
     h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
 }
 
 export function totalsPanel(state) {
   const game = state.game;
   const current = state.current;
-  return h("section", { class: "scores", "aria-label": "Totals" },
-    h("p", { class: "help" }, `First to ${game.options.target} wins; a turn banks at least ${game.options.bank_minimum}.`),
+  return h("section", { class: "scores", "aria-label": gettext("Totals") },
+    h("p", { class: "help" }, format(gettext("First to %(target)s wins; a turn banks at least %(least)s."),
+      { target: game.options.target, least: game.options.bank_minimum })),
     h("table", {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Total"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Player")), h("th", { scope: "col" }, gettext("Total")))),
       h("tbody", {}, game.players.map((p) => h("tr", { class: p.seat === current ? "current" : "" },
-        h("th", { scope: "row" }, p.name, p.computer ? ` (computer)` : "", p.left ? " (left)" : ""),
-        h("td", {}, String(p.total)))))));
+        h("th", { scope: "row" }, p.name, p.computer ? ` ${gettext("(computer)")}` : "", p.left ? ` ${gettext("(left)")}` : ""),
+        h("td", {}, formatNumber(p.total)))))));
 }

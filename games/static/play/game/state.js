@@ -4,6 +4,7 @@
 import { playerApi } from "../../common/api.js";
 import { assignmentMeta } from "../assignments.js";
 import { seatsOf } from "../seats.js";
+import { seatName } from "../words.js";
 
 const ENDS = new Set(["finished", "abandoned"]);
 
@@ -102,7 +103,7 @@ export class GameState {
   }
 
   name(seat) {
-    return this.game.players[seat]?.name ?? `Seat ${seat + 1}`;
+    return seatName(this.game, seat);
   }
 
   /** The dice positions chosen on this screen, reset whenever the game changes. */

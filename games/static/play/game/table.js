@@ -2,6 +2,7 @@
 // may make now.
 
 import { h } from "../../common/dom.js";
+import { format, gettext, ngettext } from "../../common/i18n.js";
 
 /** Pips of a die face on a 3 x 3 grid (cells 0 to 8, row by row). */
 const PIPS = {
@@ -29,14 +30,16 @@ export function bustPanel(state) {
   const thrown = new Set(bust.thrown);
   return h(
     "section",
-    { class: "bust", "aria-label": "Bust" },
-    h("p", {}, `${state.name(bust.seat)} busted`, bust.lost ? ` and lost ${bust.lost} points` : "",
-      `: no die of ${bust.thrown.map((i) => bust.dice[i]).join(" ")} scores.`),
+    { class: "bust", "aria-label": gettext("Bust") },
+    h("p", {}, format(bust.lost
+      ? gettext("%(name)s busted and lost %(lost)s points: no die of %(dice)s scores.")
+      : gettext("%(name)s busted: no die of %(dice)s scores."),
+    { name: state.name(bust.seat), lost: bust.lost, dice: bust.thrown.map((i) => bust.dice[i]).join(" ") })),
     h("div", { class: "dice small" }, bust.dice.map((value, index) =>
       h("span", {
         class: `die ${thrown.has(index) ? "busted" : "aside"}`,
         role: "img",
-        "aria-label": `${value}${thrown.has(index) ? ", thrown" : ", set aside"}`,
+        "aria-label": format(thrown.has(index) ? gettext("%(value)s, thrown") : gettext("%(value)s, set aside"), { value }),
       }, face(value)))),
   );
 }
@@ -49,7 +52,9 @@ export function dicePanel(state, act) {
   const chosen = new Set(state.selection);
   const dice = turn.dice || Array(count).fill(null);
   const buttons = dice.map((value, index) => {
-    const label = value ? `Die ${index + 1}: ${value}` : `Die ${index + 1}: not thrown yet`;
+    const label = value
+      ? format(gettext("Die %(number)s: %(value)s"), { number: index + 1, value })
+      : format(gettext("Die %(number)s: not thrown yet"), { number: index + 1 });
     let pressed;
     let enabled;
     let look = "";
@@ -78,9 +83,9 @@ export function dicePanel(state, act) {
     );
   });
   const help = state.tenThousand
-    ? "Choose scoring dice to set aside, then roll the rest or bank."
-    : "Choose the dice to keep, then roll the others.";
-  return h("section", { class: "table", "aria-label": "Dice" },
+    ? gettext("Choose scoring dice to set aside, then roll the rest or bank.")
+    : gettext("Choose the dice to keep, then roll the others.");
+  return h("section", { class: "table", "aria-label": gettext("Dice") },
     h("div", { class: "dice" }, buttons),
     game.status === "active" ? h("p", { class: "help" }, help) : null);
 }
@@ -90,7 +95,8 @@ function tenThousandButtons(state, act) {
   const mine = state.mine;
   const chosen = state.selection;
   const free = turn.dice ? turn.set_aside.filter((aside) => !aside).length - chosen.length : 6;
-  const rollLabel = !turn.dice ? "Roll six dice" : free === 0 ? "Roll all six again" : `Roll ${free} ${free === 1 ? "die" : "dice"}`;
+  const rollLabel = !turn.dice ? gettext("Roll six dice") : free === 0 ? gettext("Roll all six again")
+    : format(ngettext("Roll %(count)s die", "Roll %(count)s dice", free), { count: free });
   const canRoll = !turn.dice || (chosen.length > 0 && turn.throw_points_available);
   return [
     h("button", {
@@ -100,15 +106,15 @@ function tenThousandButtons(state, act) {
     h("button", {
       type: "button", "data-key": "bank", disabled: !mine || !turn.dice || !chosen.length,
       onclick: () => act.move("bank", { set_aside: [...chosen] }),
-    }, "Bank"),
-    h("button", { type: "button", "data-key": "pass", disabled: !mine, onclick: () => act.move("pass", {}) }, "Pass"),
+    }, gettext("Bank")),
+    h("button", { type: "button", "data-key": "pass", disabled: !mine, onclick: () => act.move("pass", {}) }, gettext("Pass")),
   ];
 }
 
 function rollButton(state, act) {
   const turn = state.game.turn;
   const first = !turn.dice;
-  const label = first ? "Roll the dice" : `Roll again (${turn.rolls_left} left)`;
+  const label = first ? gettext("Roll the dice") : format(gettext("Roll again (%(left)s left)"), { left: turn.rolls_left });
   return h("button", {
     type: "button", class: "primary", "data-key": "roll", disabled: !state.mine || turn.rolls_left <= 0,
     onclick: () => act.move("roll", first ? {} : { hold: [...state.selection] }),
@@ -124,17 +130,17 @@ export function actionsPanel(state, act) {
   buttons.push(h("button", {
     type: "button", class: "quiet", "data-key": "hint", disabled: !state.mine,
     onclick: () => act.hint(),
-  }, "Hint"));
+  }, gettext("Hint")));
   const notes = [];
   if (state.tenThousand && turn.dice) {
-    let line = `Turn points: ${turn.turn_points}.`;
+    let line = format(gettext("Turn points: %(points)s."), { points: turn.turn_points });
     if (chosen.length && state.selectionValue) {
-      line += state.selectionValue.scoring
-        ? ` The chosen dice score ${state.selectionValue.points}.`
-        : " The chosen dice do not all score.";
+      line += " " + (state.selectionValue.scoring
+        ? format(gettext("The chosen dice score %(points)s."), { points: state.selectionValue.points })
+        : gettext("The chosen dice do not all score."));
     }
     notes.push(h("p", { class: "help", "aria-live": "polite" }, line));
   }
-  if (state.hint) notes.push(h("p", { class: "hint", "aria-live": "polite" }, `Hint: ${state.hint}`));
-  return h("section", { class: "actions", "aria-label": "Moves" }, h("div", { class: "buttons" }, buttons), notes);
+  if (state.hint) notes.push(h("p", { class: "hint", "aria-live": "polite" }, format(gettext("Hint: %(advice)s"), { advice: state.hint })));
+  return h("section", { class: "actions", "aria-label": gettext("Moves") }, h("div", { class: "buttons" }, buttons), notes);
 }
