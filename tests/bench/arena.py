@@ -39,6 +39,7 @@ import http.client
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -189,13 +190,18 @@ def turn_delays(database: str, tournament: str, seen: dict[tuple[str, int, int],
     return delays
 
 
-def moves_of(database: str, tournament: str) -> int:
+def moves_of(database: str, tournament: str) -> tuple[int, float | None]:
+    """The moves of the tournament's games, and the mean of a finished game's."""
     with psycopg.connect(database) as conn:
         row = conn.execute(
-            "SELECT count(*) FROM games_event e JOIN games_game g ON g.id = e.game_id"
+            "SELECT count(*), count(*) FILTER (WHERE g.status = 'finished'),"
+            " count(DISTINCT g.id) FILTER (WHERE g.status = 'finished')"
+            " FROM games_event e JOIN games_game g ON g.id = e.game_id"
             " WHERE g.tournament_id = %s AND e.type = ANY(%s)", (tournament, list(MOVES)),
         ).fetchone()
-    return int(row[0]) if row else 0
+    if not row:
+        return 0, None
+    return int(row[0]), (row[1] / row[2] if row[2] else None)
 
 
 def main() -> None:
@@ -206,8 +212,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, help="ordinary players beside it")
     parser.add_argument("--baseline", type=int, default=20, help="seconds of them alone first")
     parser.add_argument("--bot", type=Path, help="another bot program (default: docs/bots.md's)")
+    parser.add_argument("--stop-after", type=int, default=0, help="seconds: then the "
+                        "tournament is cancelled and its whole length estimated (0: never)")
     database_options(parser)
     args = parser.parse_args()
+    # Stopped from outside: everything it started stops too, and the database goes.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dice-arena-")))
@@ -260,6 +270,9 @@ def main() -> None:
         print(f"{args.bots} bots, {args.boards} boards, {args.ruleset}: {games} games")
         shown = 0.0
         while tournament["status"] not in ("finished", "cancelled"):
+            if args.stop_after and time.time() - began > args.stop_after:
+                tournament = teacher.ok("POST", f"{path}cancel/")
+                break
             time.sleep(2)
             tournament = teacher.ok("GET", path)
             if time.time() - shown > 60:
@@ -269,7 +282,7 @@ def main() -> None:
         ended = time.time()
         done.set()
         took = ended - began
-        moves = moves_of(database, tournament["id"])
+        moves, per_game = moves_of(database, tournament["id"])
         delays = turn_delays(database, tournament["id"], seen)
         before = [s for at, s in ordinary_moves if at < began]
         during = [s for at, s in ordinary_moves if began <= at <= ended]
@@ -277,6 +290,10 @@ def main() -> None:
         print(f"\ntournament {tournament['status']}: {games} games in {took:.0f} s"
               f" ({games / took:.2f} games/s); {timeouts} turns timed out")
         print(f"moves of its games: {moves} in all, {moves / took:.1f} moves/s")
+        if tournament["status"] == "cancelled" and per_game:
+            print(f"stopped after {took:.0f} s with {tournament['progress']['finished']} games"
+                  f" finished, {per_game:.0f} moves each: at this rate the {games} games"
+                  f" would take about {games * per_game / (moves / took):.0f} s")
         print(f"turn event after the move that passed the turn: {figures(delays)}")
         print(f"ordinary players' moves alone ({args.baseline} s): {figures(before)},"
               f" {len(before) / max(args.baseline, 1):.1f} moves/s")
