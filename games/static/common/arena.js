@@ -1,12 +1,39 @@
-// Tournaments as both pages show them: the standings table, the points each entrant held
+// Tournaments as both pages show them: the words of their statuses, the standings table, the points each entrant held
 // after each board (for the chart), and the games of a tournament, read page by page.
 
 import { h } from "./dom.js";
+import { format, formatNumber, formatPercent, gettext, ngettext, pgettext } from "./i18n.js";
+import { computerName } from "./options.js";
 
 export const COMPUTER_LEVELS = ["random", "greedy", "optimal"];
-export const STATUS_WORDS = {
-  scheduled: "scheduled", running: "running", finished: "finished", cancelled: "cancelled",
-};
+
+/** A tournament's status in words. */
+export function tournamentStatus(status) {
+  switch (status) {
+    case "scheduled": return pgettext("tournament", "scheduled");
+    case "running": return pgettext("tournament", "running");
+    case "finished": return pgettext("tournament", "finished");
+    case "cancelled": return pgettext("tournament", "cancelled");
+    default: return status;
+  }
+}
+
+/** A game's status in words. */
+export function gameStatus(status) {
+  switch (status) {
+    case "waiting": return pgettext("game", "waiting");
+    case "active": return pgettext("game", "under way");
+    case "finished": return pgettext("game", "finished");
+    case "abandoned": return pgettext("game", "abandoned");
+    default: return status;
+  }
+}
+
+/** An entrant's name as the page shows it: a computer by its level, in the page's words. */
+export function entrantName(tournament, number, name) {
+  const entrant = tournament.entrants.find((e) => e.entrant === number);
+  return entrant?.computer ? computerName(entrant.computer) : name;
+}
 // Games read for the chart, at most: a hundred a page, so at most twenty requests.
 const MOST_GAMES_READ = 2000;
 
@@ -17,9 +44,7 @@ export function isOver(tournament) {
 /** A number as the pages show it: at most `digits` decimals, no trailing zeros. */
 export function figure(value, digits = 2) {
   if (value === null || value === undefined) return null;
-  return Number(value).toLocaleString(document.documentElement.lang || "en", {
-    maximumFractionDigits: digits, useGrouping: false,
-  });
+  return formatNumber(Number(value), digits, { grouping: false });
 }
 
 /** How many games a schedule holds (as the service counts them). */
@@ -29,24 +54,27 @@ export function gamesCount(seats, boards, entrants) {
 
 /** "Field" or "Round robin", with the boards. */
 export function formatOf(tournament) {
-  const boards = `${tournament.boards} board${tournament.boards === 1 ? "" : "s"}`;
-  return `${tournament.seats === 1 ? "Field" : "Round robin"}, ${boards}`;
+  const boards = tournament.boards;
+  return tournament.seats === 1
+    ? format(ngettext("Field, %(count)s board", "Field, %(count)s boards", boards), { count: boards })
+    : format(ngettext("Round robin, %(count)s board", "Round robin, %(count)s boards", boards), { count: boards });
 }
 
 function none() {
-  return [h("span", { "aria-hidden": "true" }, "–"), h("span", { class: "visually-hidden" }, "none")];
+  return [h("span", { "aria-hidden": "true" }, "–"), h("span", { class: "visually-hidden" }, gettext("none"))];
 }
 
 /** The standings, best first, as a table with the id `id`. */
 export function standingsTable(tournament, { id, caption }) {
   const rated = tournament.rated;
   const cell = (value) => h("td", {}, value === null || value === undefined ? none() : value);
-  const headings = ["Rank", "Entrant", "Games", "Points", "Wins", "Draws", "Losses", "Mean score"];
-  if (rated) headings.push("Rating (μ − 3σ)", "μ ± σ");
-  headings.push("Mean accuracy", "Timeouts");
+  const headings = [gettext("Rank"), gettext("Entrant"), gettext("Games"), gettext("Points"),
+    gettext("Wins"), gettext("Draws"), gettext("Losses"), gettext("Mean score")];
+  if (rated) headings.push(gettext("Rating (μ − 3σ)"), gettext("μ ± σ"));
+  headings.push(gettext("Mean accuracy"), gettext("Timeouts"));
   const rows = tournament.standings.map((row, index) => h("tr", {},
     cell(index + 1),
-    h("th", { scope: "row" }, row.name),
+    h("th", { scope: "row" }, entrantName(tournament, row.entrant, row.name)),
     cell(row.games),
     cell(figure(row.points, 1)),
     cell(row.wins),
@@ -55,7 +83,7 @@ export function standingsTable(tournament, { id, caption }) {
     cell(figure(row.mean_score, 1)),
     rated ? cell(row.rating ? figure(row.rating.ordinal) : null) : null,
     rated ? cell(row.rating ? `${figure(row.rating.mu)} ± ${figure(row.rating.sigma)}` : null) : null,
-    cell(row.mean_accuracy === null ? null : `${figure(row.mean_accuracy, 1)}%`),
+    cell(row.mean_accuracy === null ? null : formatPercent(row.mean_accuracy, 1)),
     cell(row.timeouts)));
   return h(
     "table",
@@ -64,7 +92,7 @@ export function standingsTable(tournament, { id, caption }) {
     h("thead", {}, h("tr", {}, headings.map((name) => h("th", { scope: "col" }, name)))),
     h("tbody", {}, rows.length
       ? rows
-      : h("tr", {}, h("td", { colspan: headings.length }, "No game has finished yet."))),
+      : h("tr", {}, h("td", { colspan: headings.length }, gettext("No game has finished yet.")))),
   );
 }
 
@@ -128,7 +156,7 @@ export function pointsOverBoards(tournament, games) {
       sum += points.get(e.entrant)[board - 1];
       values.push(seen.has(board) ? sum : null);
     }
-    return { entrant: e.entrant, name: e.name, values };
+    return { entrant: e.entrant, name: entrantName(tournament, e.entrant, e.name), values };
   });
   return { boards, series };
 }

@@ -4,6 +4,7 @@
 // entrant's name; the standings table beside it holds every figure.
 
 import { h, s } from "./dom.js";
+import { format, formatNumber, gettext, ngettext } from "./i18n.js";
 import { ticks } from "../play/chart.js";
 
 const WIDTH = 480;
@@ -16,7 +17,7 @@ const DASHES = ["", "6 3", "2 3", "8 3 2 3", "4 4", "1 2", "10 4", "3 6"];
 export function boardsChart(chart, { id, order, tableId }) {
   const shownBoards = chart.boards.length;
   if (!shownBoards) {
-    return h("p", { class: "help", id: `${id}-empty` }, "The chart starts once a board has a finished game.");
+    return h("p", { class: "help", id: `${id}-empty` }, gettext("The chart starts once a board has a finished game."));
   }
   const byEntrant = new Map(chart.series.map((line) => [line.entrant, line]));
   const lines = order.map((entrant) => byEntrant.get(entrant)).filter(Boolean).slice(0, MOST_LINES);
@@ -29,7 +30,7 @@ export function boardsChart(chart, { id, order, tableId }) {
   const grid = ticks(0, high, 4).map((value) => s("g", { class: "tick" },
     s("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: at(y(value)), y2: at(y(value)) }),
     s("text", { x: MARGIN.left - 6, y: at(y(value)), "text-anchor": "end", "dominant-baseline": "middle" },
-      String(value))));
+      formatNumber(value))));
   const xTicks = ticks(1, Math.max(last, 1), Math.min(last, 8)).filter(Number.isInteger).map((board) =>
     s("text", { x: at(x(board)), y: HEIGHT - MARGIN.bottom + 16, "text-anchor": "middle" }, String(board)));
   const drawn = lines.map((line, index) => {
@@ -43,14 +44,18 @@ export function boardsChart(chart, { id, order, tableId }) {
   });
   const labels = { name: `${id}-name`, description: `${id}-summary` };
   const leader = lines[0];
-  const summary = `Points after each of ${shownBoards} board${shownBoards === 1 ? "" : "s"} with ` +
-    `finished games` + (leader ? `; ${leader.name} leads with ${leader.values.at(-1) ?? 0}` : "") +
-    (chart.series.length > lines.length ? `. The ${lines.length} best are drawn` : "") +
-    ". The standings table holds every figure.";
+  const summary = [
+    format(ngettext("Points after each of %(count)s board with finished games.",
+      "Points after each of %(count)s boards with finished games.", shownBoards), { count: shownBoards }),
+    leader ? format(gettext("%(name)s leads with %(points)s."), { name: leader.name, points: leader.values.at(-1) ?? 0 }) : null,
+    chart.series.length > lines.length
+      ? format(gettext("The %(count)s best are drawn."), { count: lines.length }) : null,
+    gettext("The standings table holds every figure."),
+  ].filter(Boolean).join(" ");
   return h(
     "figure",
     { class: "chart boards-chart" },
-    h("figcaption", { id: labels.name }, "Points over the boards"),
+    h("figcaption", { id: labels.name }, gettext("Points over the boards")),
     h("p", { class: "help", id: labels.description }, summary),
     h("div", { class: "plot" }, s(
       "svg",
@@ -64,7 +69,7 @@ export function boardsChart(chart, { id, order, tableId }) {
         y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom,
       }),
       xTicks,
-      s("text", { class: "axis-title", x: WIDTH - MARGIN.right, y: HEIGHT - 4, "text-anchor": "end" }, "board"),
+      s("text", { class: "axis-title", x: WIDTH - MARGIN.right, y: HEIGHT - 4, "text-anchor": "end" }, gettext("board")),
       drawn,
     )),
     h("ul", { class: "legend" }, lines.map((line, index) => h("li", {},

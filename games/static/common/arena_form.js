@@ -4,9 +4,9 @@
 
 import { alertBox, h, replace, showProblem } from "./dom.js";
 import { COMPUTER_LEVELS, gamesCount } from "./arena.js";
-import {
-  clearErrors, errorText, field, isoFromLocal, plural, showErrors,
-} from "../teach/forms.js";
+import { dateTime, format, gettext, ngettext } from "./i18n.js";
+import { computerName } from "./options.js";
+import { clearErrors, errorText, field, isoFromLocal, showErrors } from "../teach/forms.js";
 
 const MOST_GAMES = 10_000;
 const FIELD_CONTROLS = {
@@ -20,7 +20,7 @@ const FIELD_CONTROLS = {
   starts_at: "tournament-starts",
   rated: "tournament-rated",
 };
-const FIELD_WORDS = { turn_seconds: "the seconds a turn", starts_at: "the start" };
+const FIELD_WORDS = { turn_seconds: gettext("the seconds a turn"), starts_at: gettext("the start") };
 
 export class TournamentForm {
   /**
@@ -41,11 +41,11 @@ export class TournamentForm {
     this.problem = alertBox();
     this.entrantsPart = h("div");
     this.count = h("p", { class: "help", id: "tournament-count", "aria-live": "polite" });
-    const heading = this.scrimmage ? "Start a scrimmage" : "Set a tournament";
+    const heading = this.scrimmage ? gettext("Start a scrimmage") : gettext("Set a tournament");
     const seats = h("fieldset", { id: "tournament-seats", "aria-describedby": "tournament-seats-error" },
-      h("legend", {}, "Seats in a game"),
-      this.radio("seats-2", "2", "Round robin: every pair plays every board twice, once in each seat order", true),
-      this.radio("seats-1", "1", "A field: every entrant plays every board alone", false),
+      h("legend", {}, gettext("Seats in a game")),
+      this.radio("seats-2", "2", gettext("Round robin: every pair plays every board twice, once in each seat order"), true),
+      this.radio("seats-1", "1", gettext("A field: every entrant plays every board alone"), false),
       errorText("tournament-seats"));
     this.form = h(
       "form",
@@ -55,10 +55,10 @@ export class TournamentForm {
         onchange: () => this.updateCount(),
       },
       h("h2", { id: "tournament-form-title" }, heading),
-      this.scrimmage ? null : field("tournament-title", "Title", h("input", {
+      this.scrimmage ? null : field("tournament-title", gettext("Title"), h("input", {
         id: "tournament-title", name: "title", maxlength: 80, autocomplete: "off", required: true,
-      }), "For example “Spring cup”: the classroom sees it."),
-      field("tournament-ruleset", "Ruleset", h("select", {
+      }), gettext("For example “Spring cup”: the classroom sees it.")),
+      field("tournament-ruleset", gettext("Ruleset"), h("select", {
         id: "tournament-ruleset", name: "ruleset",
         onchange: (event) => {
           this.ruleset = this.rulesets.find((r) => r.id === event.target.value);
@@ -66,25 +66,26 @@ export class TournamentForm {
         },
       }, this.rulesets.map((r) => h("option", { value: r.id }, r.name)))),
       seats,
-      field("tournament-boards", "Boards", h("input", {
+      field("tournament-boards", gettext("Boards"), h("input", {
         id: "tournament-boards", name: "boards", type: "number", inputmode: "numeric",
         min: 1, max: 50, step: 1, value: "2", required: true,
-      }), "From 1 to 50. Every game of a board throws the same dice, so luck is shared."),
+      }), gettext("From 1 to 50. Every game of a board throws the same dice, so luck is shared.")),
       this.entrantsPart,
       this.count,
-      field("tournament-clock", "Seconds a turn", h("input", {
+      field("tournament-clock", gettext("Seconds a turn"), h("input", {
         id: "tournament-clock", name: "turn_seconds", type: "number", inputmode: "numeric",
         min: 10, max: 3600, step: 1, value: "30",
-      }), "From 10 to 3600: a bot that takes longer has its turn played by greedy."),
-      this.scrimmage ? null : field("tournament-starts", "Starts (optional)", h("input", {
+      }), gettext("From 10 to 3600: a bot that takes longer has its turn played by the greedy computer.")),
+      this.scrimmage ? null : field("tournament-starts", gettext("Starts (optional)"), h("input", {
         id: "tournament-starts", name: "starts_at", type: "datetime-local",
-      }), "Empty: at once. Your device's time zone."),
-      this.scrimmage ? null : field("tournament-rated", "Rated (standings with ratings)", h("input", {
+      }), gettext("Empty: at once. Your device's time zone.")),
+      this.scrimmage ? null : field("tournament-rated", gettext("Rated (standings with ratings)"), h("input", {
         id: "tournament-rated", name: "rated", type: "checkbox", checked: true,
       }), null, { check: true }),
       this.problem,
       this.status,
-      h("button", { type: "submit", class: "primary" }, this.scrimmage ? "Start the scrimmage" : "Set the tournament"),
+      h("button", { type: "submit", class: "primary" },
+        this.scrimmage ? gettext("Start the scrimmage") : gettext("Set the tournament")),
     );
     this.drawEntrants();
     return this.form;
@@ -115,7 +116,7 @@ export class TournamentForm {
       h("label", { for: `tournament-bot-${bot.id}` }, bot.name, ownerWords(bot)))));
     const others = this.bots.length - playable.length;
     const computers = COMPUTER_LEVELS.map((level) => field(`tournament-computer-${level}`,
-      `Computers playing ${level}`, h("input", {
+      format(gettext("Computers playing %(level)s"), { level: computerName(level) }), h("input", {
         id: `tournament-computer-${level}`, type: "number", inputmode: "numeric", min: 0, max: 64,
         step: 1, value: this.form?.querySelector(`#tournament-computer-${level}`)?.value
           ?? (this.scrimmage ? "1" : "0"),
@@ -124,11 +125,13 @@ export class TournamentForm {
     replace(this.entrantsPart, h("fieldset", {
       id: "tournament-entrants", "aria-describedby": "tournament-entrants-error",
     },
-    h("legend", {}, "Entrants"),
+    h("legend", {}, gettext("Entrants")),
     botItems.length
-      ? h("ul", { class: "entrant-list", "aria-label": "Bots" }, botItems)
-      : h("p", {}, `No bot plays ${this.ruleset.name} yet.`),
-    others ? h("p", { class: "help" }, `${plural(others, "bot")} not shown: ${others === 1 ? "it does" : "they do"} not play ${this.ruleset.name}.`) : null,
+      ? h("ul", { class: "entrant-list", "aria-label": gettext("Bots") }, botItems)
+      : h("p", {}, format(gettext("No bot plays %(ruleset)s yet."), { ruleset: this.ruleset.name })),
+    others ? h("p", { class: "help" }, format(ngettext(
+      "%(count)s bot not shown: it does not play %(ruleset)s.",
+      "%(count)s bots not shown: they do not play %(ruleset)s.", others), { count: others, ruleset: this.ruleset.name })) : null,
     computers,
     errorText("tournament-entrants")));
     this.updateCount();
@@ -152,8 +155,11 @@ export class TournamentForm {
     const boards = Number(this.form.querySelector("#tournament-boards").value) || 0;
     const entrants = this.entrants().length;
     const games = gamesCount(this.seats(), boards, entrants);
-    const text = `${plural(entrants, "entrant")}, ${plural(games, "game")} in all` +
-      (games > MOST_GAMES ? ` (at most ${MOST_GAMES.toLocaleString("en")})` : "") + ".";
+    const text = [
+      format(ngettext("%(count)s entrant,", "%(count)s entrants,", entrants), { count: entrants }),
+      format(ngettext("%(count)s game in all.", "%(count)s games in all.", games), { count: games }),
+      games > MOST_GAMES ? format(gettext("A tournament holds at most %(most)s."), { most: MOST_GAMES }) : null,
+    ].filter(Boolean).join(" ");
     if (this.count.textContent !== text) this.count.textContent = text;
   }
 
@@ -161,7 +167,9 @@ export class TournamentForm {
     const value = (id) => this.form.querySelector(`#${id}`)?.value ?? "";
     const number = (id) => (value(id).trim() === "" ? null : Number(value(id)));
     const body = {
-      title: this.scrimmage ? `Scrimmage ${new Date().toLocaleString()}` : value("tournament-title"),
+      title: this.scrimmage
+        ? format(gettext("Scrimmage %(when)s"), { when: dateTime(new Date(), { dateStyle: "short", timeStyle: "short" }) })
+        : value("tournament-title"),
       ruleset: this.ruleset.id,
       seats: this.seats(),
       boards: number("tournament-boards"),
@@ -189,8 +197,8 @@ export class TournamentForm {
       const tournament = await this.send(body);
       if (!this.scrimmage) this.form.querySelector("#tournament-title").value = "";
       this.status.textContent = this.scrimmage
-        ? "The scrimmage is set: its games start in a moment."
-        : `The tournament “${tournament.title}” is set.`;
+        ? gettext("The scrimmage is set: its games start in a moment.")
+        : format(gettext("The tournament “%(title)s” is set."), { title: tournament.title });
       this.onSet(tournament);
     } catch (error) {
       if (error.errors?.length) this.refuse(error.errors, error);
@@ -209,8 +217,12 @@ export class TournamentForm {
     };
     const { first, unplaced } = showErrors(this.form, errors, controlOf, FIELD_WORDS);
     const count = errors.length - unplaced.length;
-    const what = this.scrimmage ? "The scrimmage was not started" : "The tournament was not set";
-    let text = count ? `${what}: ${plural(count, "field needs", "fields need")} a change.` : error.message;
+    const what = this.scrimmage
+      ? ngettext("The scrimmage was not started: %(count)s field needs a change.",
+        "The scrimmage was not started: %(count)s fields need a change.", count)
+      : ngettext("The tournament was not set: %(count)s field needs a change.",
+        "The tournament was not set: %(count)s fields need a change.", count);
+    let text = count ? format(what, { count }) : error.message;
     const lines = unplaced.map((e) => `${e.field}: ${e.detail}`);
     if (lines.length) text = `${text} ${lines.join(" ")}`;
     this.problem.textContent = text;

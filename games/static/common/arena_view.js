@@ -4,8 +4,11 @@
 
 import { alertBox, h, replace, showProblem } from "./dom.js";
 import {
-  STATUS_WORDS, figure, formatOf, isOver, pointsOverBoards, standingsTable, tournamentGames,
+  entrantName, figure, formatOf, gameStatus, isOver, pointsOverBoards, standingsTable,
+  tournamentGames, tournamentStatus,
 } from "./arena.js";
+import { dateTime, format, formatNumber, gettext, ngettext } from "./i18n.js";
+import { computerName } from "./options.js";
 import { boardsChart } from "./arena_chart.js";
 import { Poller } from "../teach/poll.js";
 
@@ -49,14 +52,14 @@ export class TournamentView {
     this.tablePart = h("div", { class: "table-wrap" });
     this.gamesPart = h("div");
     this.secretsPart = h("div");
-    this.title = h(this.headingLevel, { id: "tournament-title", tabindex: "-1" }, "Loading the tournament…");
+    this.title = h(this.headingLevel, { id: "tournament-title", tabindex: "-1" }, gettext("Loading the tournament…"));
     this.section.hidden = false;
     replace(this.section, [
       this.title, this.meta, this.progress, this.status, this.updated, this.problem, this.actions,
-      h("h3", { id: "standings-title" }, "Standings"),
+      h("h3", { id: "standings-title" }, gettext("Standings")),
       this.tablePart,
       this.chartPart,
-      h("h3", { id: "tournament-games-title" }, "Games"),
+      h("h3", { id: "tournament-games-title" }, gettext("Games")),
       this.gamesPart,
       this.secretsPart,
     ]);
@@ -81,8 +84,10 @@ export class TournamentView {
     this.problem.hidden = true;
     this.tournament = tournament;
     this.updated.textContent = isOver(tournament)
-      ? `The tournament is ${STATUS_WORDS[tournament.status]}: these standings are final.`
-      : `Following live: updated ${new Date().toLocaleTimeString()}.`;
+      ? (tournament.status === "cancelled"
+        ? gettext("The tournament is cancelled: these standings are final.")
+        : gettext("The tournament is finished: these standings are final."))
+      : format(gettext("Following live: updated %(time)s."), { time: dateTime(new Date(), { timeStyle: "medium" }) });
     const json = JSON.stringify(tournament);
     const changed = json !== this.last;
     this.last = json;
@@ -98,26 +103,36 @@ export class TournamentView {
     const ruleset = this.rulesets.find((r) => r.id === t.ruleset);
     this.title.textContent = t.title;
     this.meta.textContent = [
-      ruleset?.name ?? t.ruleset, formatOf(t), `${t.entrants.length} entrants`,
-      t.rated ? "rated" : "not rated", `${t.turn_seconds ?? 30} s a turn`, STATUS_WORDS[t.status] ?? t.status,
+      ruleset?.name ?? t.ruleset, formatOf(t),
+      format(ngettext("%(count)s entrant", "%(count)s entrants", t.entrants.length), { count: t.entrants.length }),
+      t.rated ? gettext("rated") : gettext("not rated"),
+      format(gettext("%(seconds)s s a turn"), { seconds: t.turn_seconds ?? 30 }), tournamentStatus(t.status),
     ].join(" · ");
     const { games, finished } = t.progress;
     replace(this.progress, [
       h("progress", { value: finished, max: Math.max(games, 1), "aria-hidden": "true" }),
-      ` ${finished} of ${games} games finished.`,
+      " ",
+      format(ngettext("%(finished)s of %(count)s game finished.", "%(finished)s of %(count)s games finished.", games),
+        { finished, count: games }),
     ]);
     const leader = t.standings[0];
-    const text = `${STATUS_WORDS[t.status]}: ${finished} of ${games} games finished` +
-      (leader && leader.games ? `; ${leader.name} leads with ${figure(leader.points, 1)} points.` : ".");
+    const text = [
+      format(ngettext("%(status)s: %(finished)s of %(count)s game finished.",
+        "%(status)s: %(finished)s of %(count)s games finished.", games),
+      { status: tournamentStatus(t.status), finished, count: games }),
+      leader && leader.games ? format(gettext("%(name)s leads with %(points)s points."), {
+        name: entrantName(t, leader.entrant, leader.name), points: figure(leader.points, 1),
+      }) : null,
+    ].filter(Boolean).join(" ");
     if (this.status.textContent !== text) this.status.textContent = text;
     replace(this.actions, [
       h("button", { type: "button", "data-key": "standings-csv", onclick: (e) => this.saveCsv(e.currentTarget) },
-        "Download the standings (CSV)"),
+        gettext("Download the standings (CSV)")),
       isOver(t) ? null : h("button", {
         type: "button", class: "quiet", "data-key": "cancel-tournament", onclick: () => this.askCancel(),
-      }, "Cancel the tournament"),
+      }, gettext("Cancel the tournament")),
     ], ["standings-csv"]);
-    replace(this.tablePart, standingsTable(t, { id: "standings-table", caption: `Standings of ${t.title}, best first` }));
+    replace(this.tablePart, standingsTable(t, { id: "standings-table", caption: format(gettext("Standings of %(title)s, best first"), { title: t.title }) }));
     replace(this.secretsPart, secretsPart(t));
   }
 
@@ -148,40 +163,42 @@ export class TournamentView {
     const row = (game) => h("tr", {},
       h("td", {}, game.tournament_game ?? "–"),
       h("td", {}, game.board ?? "–"),
-      h("td", { class: "text" }, game.players.map((p) => `${p.name} ${p.total}`).join(" – ")),
-      h("td", { class: "text" }, game.status),
+      h("td", { class: "text" }, game.players
+        .map((p) => `${p.computer ? computerName(p.computer) : p.name} ${formatNumber(p.total)}`).join(" – ")),
+      h("td", { class: "text" }, gameStatus(game.status)),
       h("td", { class: "text" }, h("a", {
-        href: `/play/${game.id}/`, "data-internal": true, "aria-label": `Watch game ${game.tournament_game ?? ""}`.trim(),
-      }, "Watch")));
+        href: `/play/${game.id}/`, "data-internal": true,
+        "aria-label": format(gettext("Watch game %(number)s"), { number: game.tournament_game ?? "" }),
+      }, gettext("Watch"))));
     const pager = pages > 1 ? h("div", { class: "row" },
       h("button", {
         type: "button", "data-key": "games-before", disabled: this.gamesPage <= 1,
         onclick: () => { this.gamesPage -= 1; this.drawGames(); },
-      }, "Earlier games"),
-      h("span", {}, `Page ${this.gamesPage} of ${pages}`),
+      }, gettext("Earlier games")),
+      h("span", {}, format(gettext("Page %(page)s of %(pages)s"), { page: this.gamesPage, pages })),
       h("button", {
         type: "button", "data-key": "games-after", disabled: this.gamesPage >= pages,
         onclick: () => { this.gamesPage += 1; this.drawGames(); },
-      }, "Later games")) : null;
+      }, gettext("Later games"))) : null;
     replace(this.gamesPart, games.length ? [
       h("div", { class: "table-wrap" }, h("table", { class: "results", id: "tournament-games" },
-        h("caption", {}, `Games started: ${games.length}`),
-        h("thead", {}, h("tr", {}, ["#", "Board", "Seats and totals", "Status", "Game"]
+        h("caption", {}, format(gettext("Games started: %(count)s"), { count: games.length })),
+        h("thead", {}, h("tr", {}, [gettext("#"), gettext("Board"), gettext("Seats and totals"), gettext("Status"), gettext("Game")]
           .map((name) => h("th", { scope: "col" }, name)))),
         h("tbody", {}, shown.map(row)))),
       pager,
-    ] : h("p", {}, "No game has started yet."), ["games-before", "games-after"]);
+    ] : h("p", {}, gettext("No game has started yet.")), ["games-before", "games-after"]);
   }
 
   askCancel() {
     const keep = h("button", { type: "button", "data-key": "keep-tournament", onclick: () => this.draw(this.tournament) },
-      "Keep it going");
+      gettext("Keep it going"));
     replace(this.actions, [
-      h("p", { id: "cancel-question" }, "Cancel it? Its unfinished games are abandoned and the secrets shown."),
+      h("p", { id: "cancel-question" }, gettext("Cancel it? Its unfinished games are abandoned and the secrets shown.")),
       h("button", {
         type: "button", class: "primary", "data-key": "confirm-cancel", "aria-describedby": "cancel-question",
         onclick: (event) => this.cancel(event.currentTarget),
-      }, "Yes, cancel the tournament"),
+      }, gettext("Yes, cancel the tournament")),
       keep,
     ]);
     this.actions.querySelector("[data-key=confirm-cancel]").focus();
@@ -191,7 +208,7 @@ export class TournamentView {
     button.disabled = true;
     try {
       const tournament = await this.api.request("POST", `${this.path}cancel/`, { key: this.key });
-      this.status.textContent = "The tournament is cancelled.";
+      this.status.textContent = gettext("The tournament is cancelled.");
       if (tournament) {
         this.tournament = tournament;
         this.draw(tournament);
@@ -216,7 +233,7 @@ export class TournamentView {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 30_000);
-      this.status.textContent = `The standings were saved as ${name}.`;
+      this.status.textContent = format(gettext("The standings were saved as %(name)s."), { name });
     } catch (error) {
       showProblem(this.problem, error);
     } finally {
@@ -228,15 +245,14 @@ export class TournamentView {
 
 function secretsPart(t) {
   const commitments = h("details", {},
-    h("summary", {}, "Commitments"),
-    h("p", {}, "Every game of board b is thrown from the b-th secret; each line is the SHA-256 " +
-      "of one, fixed when the tournament was set."),
+    h("summary", {}, gettext("Commitments")),
+    h("p", {}, gettext("Every game of board b is thrown from the b-th secret; each line is the SHA-256 of one, fixed when the tournament was set.")),
     h("ol", { class: "hashes" }, t.commitments.map((hash) => h("li", {}, h("code", {}, hash)))));
   if (!t.secrets) return commitments;
   return [
-    h("h3", {}, "Secrets"),
-    h("p", {}, "The tournament is over: with these secrets anyone can check the record of each of its games."),
-    h("ol", { class: "hashes", "aria-label": "Secrets" }, t.secrets.map((secret) => h("li", {}, h("code", {}, secret)))),
+    h("h3", {}, gettext("Secrets")),
+    h("p", {}, gettext("The tournament is over: with these secrets anyone can check the record of each of its games.")),
+    h("ol", { class: "hashes", "aria-label": gettext("Secrets") }, t.secrets.map((secret) => h("li", {}, h("code", {}, secret)))),
     commitments,
   ];
 }

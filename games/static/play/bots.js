@@ -3,9 +3,10 @@
 // their scrimmages, each followed on its own screen (./scrimmage.js).
 
 import { playerApi } from "../common/api.js";
-import { STATUS_WORDS, formatOf, listOf } from "../common/arena.js";
+import { formatOf, listOf, tournamentStatus } from "../common/arena.js";
 import { TournamentForm } from "../common/arena_form.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { format, gettext, list, ngettext } from "../common/i18n.js";
 import { clearErrors, errorText, showErrors } from "../teach/forms.js";
 import { keyOwner } from "./assignments.js";
 
@@ -52,7 +53,7 @@ export class BotsPanel {
       this.scrimmages = tournaments.filter((t) => t.scrimmage && t.entrants.some((e) => mine.has(e.bot)));
     } catch (error) {
       this.element.hidden = false;
-      replace(this.element, [h("h2", { id: "bots-title" }, "My bots"), this.problem]);
+      replace(this.element, [h("h2", { id: "bots-title" }, gettext("My bots")), this.problem]);
       showProblem(this.problem, error);
       return;
     }
@@ -71,25 +72,25 @@ export class BotsPanel {
       onSet: (tournament) => this.navigate(`/play/tournaments/${tournament.id}/`),
     });
     replace(this.element, [
-      h("h2", { id: "bots-title", tabindex: "-1" }, "My bots"),
-      h("p", { class: "help" }, "A bot is a program of yours that plays over the API with your " +
-        "student key (DICE_API_KEY) and its event stream."),
+      h("h2", { id: "bots-title", tabindex: "-1" }, gettext("My bots")),
+      h("p", { class: "help" }, gettext("A bot is a program of yours that plays over the API with your student key (DICE_API_KEY) and its event stream.")),
       this.problem,
       this.bots.length
-        ? h("ul", { class: "entrant-list", "aria-label": "My bots" }, this.bots.map((bot) => h("li", {},
-          h("strong", {}, bot.name), `: ${bot.rulesets.map((id) => this.rulesetName(id)).join(", ")}`)))
-        : h("p", {}, "You have no bot yet: register one below."),
+        ? h("ul", { class: "entrant-list", "aria-label": gettext("My bots") }, this.bots.map((bot) => h("li", {},
+          h("strong", {}, bot.name), format(gettext(": %(rulesets)s"), { rulesets: list(bot.rulesets.map((id) => this.rulesetName(id))) }))))
+        : h("p", {}, gettext("You have no bot yet: register one below.")),
       this.registerForm(),
       this.bots.length ? this.form.element() : null,
-      h("h3", { id: "scrimmages-title" }, "My scrimmages"),
+      h("h3", { id: "scrimmages-title" }, gettext("My scrimmages")),
       this.scrimmages.length
         ? h("ul", { class: "tournament-list", "aria-labelledby": "scrimmages-title" }, this.scrimmages.map((t) => h("li", {},
           h("a", { href: `/play/tournaments/${t.id}/`, "data-internal": true }, t.title),
           h("span", { class: "meta" }, [
-            this.rulesetName(t.ruleset), formatOf(t), STATUS_WORDS[t.status] ?? t.status,
-            `${t.progress.finished} of ${t.progress.games} games finished`,
+            this.rulesetName(t.ruleset), formatOf(t), tournamentStatus(t.status),
+            format(ngettext("%(finished)s of %(count)s game finished", "%(finished)s of %(count)s games finished",
+              t.progress.games), { finished: t.progress.finished, count: t.progress.games }),
           ].join(" · ")))))
-        : h("p", {}, "No scrimmage yet."),
+        : h("p", {}, gettext("No scrimmage yet.")),
     ]);
   }
 
@@ -103,24 +104,24 @@ export class BotsPanel {
     const form = h(
       "form",
       { class: "register-bot", novalidate: true, "aria-labelledby": "register-bot-title" },
-      h("h3", { id: "register-bot-title" }, "Register a bot"),
+      h("h3", { id: "register-bot-title" }, gettext("Register a bot")),
       h("div", { class: "field" },
-        h("label", { for: "bot-name" }, "Bot name"),
+        h("label", { for: "bot-name" }, gettext("Bot name")),
         h("input", {
           id: "bot-name", maxlength: 40, autocomplete: "off", required: true,
           "aria-describedby": "bot-name-help bot-name-error",
         }),
-        h("small", { id: "bot-name-help" }, "Unique in your classroom: everyone sees it in the standings."),
+        h("small", { id: "bot-name-help" }, gettext("Unique in your classroom: everyone sees it in the standings.")),
         errorText("bot-name")),
       h("fieldset", { id: "bot-rulesets", "aria-describedby": "bot-rulesets-error" },
-        h("legend", {}, "Rulesets it plays"),
+        h("legend", {}, gettext("Rulesets it plays")),
         this.rulesets.map((r) => h("div", { class: "field check" },
           h("input", { id: `bot-ruleset-${r.id}`, type: "checkbox", value: r.id, checked: r === this.rulesets[0] }),
           h("label", { for: `bot-ruleset-${r.id}` }, r.name))),
         errorText("bot-rulesets")),
       problem,
       status,
-      h("button", { type: "submit" }, "Register the bot"),
+      h("button", { type: "submit" }, gettext("Register the bot")),
     );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -136,7 +137,7 @@ export class BotsPanel {
         const bot = await playerApi.request("POST", "/bots/", { key: apiKey(), body });
         await this.load();
         const again = this.element.querySelector(".register-bot [role=status]");
-        if (again) again.textContent = `The bot “${bot.name}” is registered.`;
+        if (again) again.textContent = format(gettext("The bot “%(name)s” is registered."), { name: bot.name });
         this.element.querySelector("#bot-name")?.focus();
       } catch (error) {
         const controlOf = (name) => ({ name: "bot-name", rulesets: "bot-rulesets" })[String(name).split(".")[0]] ?? null;

@@ -4,6 +4,7 @@
 import { playerApi } from "../common/api.js";
 import { TournamentView } from "../common/arena_view.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { format, gettext } from "../common/i18n.js";
 import { keyOwner } from "./assignments.js";
 
 export class ScrimmageScreen {
@@ -15,21 +16,21 @@ export class ScrimmageScreen {
   }
 
   async show() {
-    document.title = "Scrimmage · Dice games";
-    const back = h("p", { class: "links" }, h("a", { href: "/play/", "data-internal": true }, "My bots and new games"));
+    document.title = format(gettext("%(title)s · Dice games"), { title: gettext("Scrimmage") });
+    const back = h("p", { class: "links" }, h("a", { href: "/play/", "data-internal": true }, gettext("My bots and new games")));
     let owner = null;
     try {
       owner = await keyOwner();
     } catch (error) {
       const box = alertBox();
       showProblem(box, error);
-      replace(this.main, [h("h1", { tabindex: "-1" }, "The scrimmage cannot be shown"), box, back]);
+      replace(this.main, [h("h1", { tabindex: "-1" }, gettext("The scrimmage cannot be shown")), box, back]);
       return;
     }
     if (!owner) {
       replace(this.main, [
-        h("h1", { tabindex: "-1" }, "Scrimmage"),
-        h("p", {}, "Enter your student API key on the start page first: a scrimmage is seen by its classroom only."),
+        h("h1", { tabindex: "-1" }, gettext("Scrimmage")),
+        h("p", {}, gettext("Enter your student API key on the start page first: a scrimmage is seen by its classroom only.")),
         back,
       ]);
       this.main.querySelector("h1").focus();
@@ -43,7 +44,7 @@ export class ScrimmageScreen {
       path: `/classrooms/${owner.classroom.id}/tournaments/${this.id}/`,
       rulesets: this.rulesets,
       headingLevel: "h1",
-      onChange: (t) => { document.title = `${t.title} · Dice games`; },
+      onChange: (t) => { document.title = format(gettext("%(title)s · Dice games"), { title: t.title }); },
     });
     this.view.follow();
   }

@@ -2,10 +2,11 @@
 // them, and follow the one chosen live (../common/arena_view.js).
 
 import { teacherApi } from "../common/api.js";
-import { STATUS_WORDS, formatOf, listOf } from "../common/arena.js";
+import { formatOf, listOf, tournamentStatus } from "../common/arena.js";
 import { TournamentForm } from "../common/arena_form.js";
 import { TournamentView } from "../common/arena_view.js";
 import { alertBox, h, replace, showProblem } from "../common/dom.js";
+import { format, gettext, ngettext } from "../common/i18n.js";
 import { when } from "./forms.js";
 import { Poller } from "./poll.js";
 
@@ -37,13 +38,13 @@ export class TournamentsSection {
 
   elements() {
     this.problem = alertBox();
-    this.list = h("div", {}, h("p", {}, "Loading the tournaments…"));
+    this.list = h("div", {}, h("p", {}, gettext("Loading the tournaments…")));
     this.followed = h("section", { class: "card", "aria-labelledby": "tournament-title", hidden: true });
     this.view = null;
     return [
       this.form.element(),
       h("section", { class: "card", "aria-labelledby": "tournaments-title" },
-        h("h2", { id: "tournaments-title" }, "Tournaments"),
+        h("h2", { id: "tournaments-title" }, gettext("Tournaments")),
         this.problem,
         this.list),
       this.followed,
@@ -85,11 +86,11 @@ export class TournamentsSection {
     if (shown === this.shown) return;
     this.shown = shown;
     if (!this.tournaments.length) {
-      replace(this.list, h("p", {}, "No tournament yet: set one above."));
+      replace(this.list, h("p", {}, gettext("No tournament yet: set one above.")));
       return;
     }
     replace(this.list, [
-      h("p", { class: "help" }, "Newest first. Choose one to follow it live."),
+      h("p", { class: "help" }, gettext("Newest first. Choose one to follow it live.")),
       h("ul", { class: "tournament-list", "aria-labelledby": "tournaments-title" },
         this.tournaments.map((t) => {
           const ruleset = this.rulesets.find((r) => r.id === t.ruleset);
@@ -99,10 +100,11 @@ export class TournamentsSection {
           },
           h("span", { class: "title" }, t.title),
           h("span", { class: "meta" }, [
-            ruleset?.name ?? t.ruleset, formatOf(t), STATUS_WORDS[t.status] ?? t.status,
-            t.scrimmage ? "scrimmage" : null,
-            `${t.progress.finished} of ${t.progress.games} games finished`,
-            `starts ${when(t.starts_at)}`,
+            ruleset?.name ?? t.ruleset, formatOf(t), tournamentStatus(t.status),
+            t.scrimmage ? gettext("scrimmage") : null,
+            format(ngettext("%(finished)s of %(count)s game finished", "%(finished)s of %(count)s games finished",
+              t.progress.games), { finished: t.progress.finished, count: t.progress.games }),
+            format(gettext("starts %(when)s"), { when: when(t.starts_at) }),
           ].filter(Boolean).join(" · "))));
         })),
     ]);
