@@ -192,7 +192,11 @@ export function chartFigure({ id, seat, decisions, describe, measure = MEASURES.
       h("li", {}, h("span", { class: "key blunder", "aria-hidden": "true" }), ratingName("blunder"))),
     h("details", { id: labels.table },
       h("summary", {}, format(gettext("The chart as a table (%(name)s)"), { name: seat.name })),
-      h("div", { class: "scroll" }, h("table", {},
+      // A wide table scrolls in its own box, which the keyboard can reach and scroll.
+      h("div", {
+        class: "scroll", tabindex: "0", role: "region",
+        "aria-label": format(gettext("The chart as a table (%(name)s)"), { name: seat.name }),
+      }, h("table", {},
         h("caption", {}, title),
         h("thead", {}, h("tr", {},
           ["#", gettext("Round"), gettext("Decision"), gettext("After it"), gettext("After the best"), gettext("Loss"), gettext("Rating")]

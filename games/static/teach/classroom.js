@@ -58,7 +58,9 @@ export class ClassroomScreen {
     document.title = format(gettext("%(classroom)s · Teaching · Dice games"), { classroom: this.classroom.name });
     this.problem = alertBox();
     this.rosterStatus = h("p", { class: "visually-hidden", role: "status", "aria-live": "polite" });
-    this.roster = h("div", { class: "table-wrap" }, h("p", {}, gettext("Loading the students…")));
+    // A wide table scrolls in its own box, which the keyboard can reach and scroll.
+    this.roster = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "students-title" },
+      h("p", {}, gettext("Loading the students…")));
     this.list = h("div", {}, h("p", {}, gettext("Loading the assignments…")));
     this.resultsSection = h("section", { class: "card", "aria-labelledby": "results-title", hidden: true });
     this.results = new ResultsView(this.resultsSection, {

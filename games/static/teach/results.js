@@ -54,7 +54,8 @@ export class ResultsView {
     this.meta = h("p", { class: "meta" });
     this.updated = h("p", { class: "updated" });
     this.chartPart = h("figure", { class: "chart-box" });
-    this.tablePart = h("div", { class: "table-wrap" });
+    // A wide table scrolls in its own box, which the keyboard can reach and scroll.
+    this.tablePart = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "results-table-title" });
     this.secretsPart = h("div");
     this.download = h("button", { type: "button", onclick: () => this.saveCsv() },
       gettext("Download results (CSV)"));
