@@ -49,7 +49,7 @@ export function figure(value, digits = 2) {
 
 /** How many games a schedule holds (as the service counts them). */
 export function gamesCount(seats, boards, entrants) {
-  return boards * (seats === 1 ? entrants : entrants * (entrants - 1));
+  return boards * (seats === 1 ? entrants : entrants * Math.max(entrants - 1, 0));
 }
 
 /** "Field" or "Round robin", with the boards. */
@@ -69,7 +69,7 @@ export function standingsTable(tournament, { id, caption }) {
   const rated = tournament.rated;
   const cell = (value) => h("td", {}, value === null || value === undefined ? none() : value);
   const headings = [gettext("Rank"), gettext("Entrant"), gettext("Games"), gettext("Points"),
-    gettext("Wins"), gettext("Draws"), gettext("Losses"), gettext("Mean score")];
+    gettext("Wins"), gettext("Draws"), gettext("Losses"), pgettext("standings", "Mean score")];
   if (rated) headings.push(gettext("Rating (μ − 3σ)"), gettext("μ ± σ"));
   headings.push(gettext("Mean accuracy"), gettext("Timeouts"));
   const rows = tournament.standings.map((row, index) => h("tr", {},

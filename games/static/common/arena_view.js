@@ -49,7 +49,8 @@ export class TournamentView {
     this.updated = h("p", { class: "updated" });
     this.actions = h("div", { class: "row" });
     this.chartPart = h("div", { class: "chart-box" });
-    this.tablePart = h("div", { class: "table-wrap" });
+    // A wide table scrolls in its own box, which the keyboard can reach and scroll.
+    this.tablePart = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "standings-title" });
     this.gamesPart = h("div");
     this.secretsPart = h("div");
     this.title = h(this.headingLevel, { id: "tournament-title", tabindex: "-1" }, gettext("Loading the tournament…"));
@@ -181,7 +182,8 @@ export class TournamentView {
         onclick: () => { this.gamesPage += 1; this.drawGames(); },
       }, gettext("Later games"))) : null;
     replace(this.gamesPart, games.length ? [
-      h("div", { class: "table-wrap" }, h("table", { class: "results", id: "tournament-games" },
+      h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "tournament-games-title" },
+        h("table", { class: "results", id: "tournament-games" },
         h("caption", {}, format(gettext("Games started: %(count)s"), { count: games.length })),
         h("thead", {}, h("tr", {}, [gettext("#"), gettext("Board"), gettext("Seats and totals"), gettext("Status"), gettext("Game")]
           .map((name) => h("th", { scope: "col" }, name)))),

@@ -41,14 +41,13 @@ export class TournamentsSection {
     this.list = h("div", {}, h("p", {}, gettext("Loading the tournaments…")));
     this.followed = h("section", { class: "card", "aria-labelledby": "tournament-title", hidden: true });
     this.view = null;
-    return [
+    return h("div", { id: "tournaments" },
       this.form.element(),
       h("section", { class: "card", "aria-labelledby": "tournaments-title" },
         h("h2", { id: "tournaments-title" }, gettext("Tournaments")),
         this.problem,
         this.list),
-      this.followed,
-    ];
+      this.followed);
   }
 
   start() {

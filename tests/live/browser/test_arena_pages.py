@@ -2,7 +2,7 @@
 /teach/ (a refusal shown by its field first) and follows it live to its end, with the
 standings, the chart of points over the boards, the secrets and the CSV; a student
 registers a bot on /play/, starts a scrimmage of it against the computers, follows it and
-watches one of its games.
+watches one of its games; and those screens in every language, to everyone (axe-core).
 
 The device fixture already fails a test whose page asked another host or logged an error.
 """
@@ -10,13 +10,23 @@ The device fixture already fails a test whose page asked another host or logged 
 import csv
 import io
 import re
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.live.conftest import LiveService
 
+from .accessibility import (
+    BROWSER_LANGUAGES,
+    ENGLISH,
+    PHONE_WIDTH,
+    TAGS,
+    ZOOMED_WIDTH,
+    axe_source,
+)
 from .play import button
 
 FINISHED = 20_000  # ms: the worker plays computers' games within seconds
@@ -196,3 +206,102 @@ def test_a_student_registers_a_bot_and_follows_its_scrimmage(new_device, live_se
     expect(page.get_by_role("button", name=re.compile("^Roll"))).to_be_disabled()
     page.go_back()
     expect(page.get_by_role("heading", level=1)).to_have_text(scrimmage["title"])
+
+
+def check(page: Page, language: str, state: str, part: str, problems: list[str]) -> None:
+    """The checks of the pages' languages and accessibility, on the part of the page that
+    shows tournaments and bots (the CSS selector `part`): axe-core's WCAG A and AA rules,
+    nothing wider than a phone or a zoomed window but inside a table's own scrolling box,
+    and no English word left in another language."""
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    found = page.evaluate(
+        """async ([part, tags]) => {
+          const result = await axe.run(part, { runOnly: { type: "tag", values: tags } });
+          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target)}`);
+        }""",
+        [part, TAGS],
+    )
+    problems.extend(f"{state}: {violation}" for violation in found)
+    before = page.viewport_size
+    for width in (PHONE_WIDTH, ZOOMED_WIDTH):
+        page.set_viewport_size({"width": width, "height": 720})
+        page.wait_for_timeout(50)
+        wide = page.evaluate(
+            """([part, width]) => [...document.querySelectorAll(`${part}, ${part} *`)]
+              .filter((e) => !e.parentElement.closest(".table-wrap, .plot"))
+              .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+              .map((e) => `${e.tagName.toLowerCase()} ${e.textContent.slice(0, 30)}`)""",
+            [part, width],
+        )
+        problems.extend(f"{state}: wider than {width} px: {element}" for element in wide)
+    if before:
+        page.set_viewport_size(before)
+    if language != "en":
+        words = page.evaluate(
+            """(part) => [...document.querySelectorAll(part)].flatMap((root) => [root.innerText,
+              ...[...root.querySelectorAll("[aria-label], [title]")].map((e) =>
+                `${e.getAttribute("aria-label") || ""} ${e.getAttribute("title") || ""}`)])
+              .join(" ")""",
+            part,
+        )
+        english = sorted({match.group(0) for match in ENGLISH.finditer(words)})
+        if english:
+            problems.append(f"{state}: English words {english}")
+
+
+@pytest.fixture(scope="module")
+def arena(live_service: LiveService) -> dict[str, Any]:
+    """A classroom with a finished rated tournament of two computers, and a student with a
+    bot in a scrimmage of their own."""
+    room, student = classroom(live_service, "Ann")
+    assert student is not None
+    key = room["teacher_key"]
+    status, bot = api(live_service, "POST", "/bots/", {"name": "Gus", "rulesets": ["yatzy"]},
+                      key=student["api_key"])
+    assert status == 201, bot
+    path = f"/classrooms/{room['id']}/tournaments/"
+    body = {"title": "Cup 1", "ruleset": "yatzy", "seats": 2, "boards": 1,
+            "entrants": [{"computer": "random"}, {"computer": "greedy"}]}
+    status, cup = api(live_service, "POST", path, body, key=key)
+    assert status == 201, cup
+    body = {"title": "Gus 1", "ruleset": "yatzy", "seats": 2, "boards": 1,
+            "entrants": [{"bot": bot["id"]}, {"computer": "random"}]}
+    status, scrimmage = api(live_service, "POST", path, body, key=student["api_key"])
+    assert status == 201, scrimmage
+    deadline = time.monotonic() + FINISHED / 1000
+    while cup["status"] != "finished" and time.monotonic() < deadline:
+        time.sleep(0.5)
+        status, cup = api(live_service, "GET", f"{path}{cup['id']}/", key=key)
+    assert cup["status"] == "finished", cup
+    return {"key": key, "student": student["api_key"], "scrimmage": scrimmage["id"]}
+
+
+@pytest.mark.parametrize("language", list(BROWSER_LANGUAGES))
+def test_the_arena_screens_in_every_language(new_device, arena: dict[str, Any], language: str):
+    """The teacher's tournament followed to its end, the student's bots and their scrimmage:
+    no English left in another language, no axe-core violation, nothing wider than the
+    screen."""
+    page = new_device(locale=BROWSER_LANGUAGES[language]).page
+    problems: list[str] = []
+    page.goto("/teach/")
+    page.locator("#teacher-key").fill(arena["key"])
+    page.locator("#teacher-key").press("Enter")
+    page.locator("[data-key^=tournament-]").filter(has_text="Cup 1").click()
+    expect(page.locator("#standings-table tbody tr")).to_have_count(2)
+    expect(page.locator(".boards-chart svg")).to_be_visible()
+    expect(page.locator("ol.hashes").first).to_be_visible()
+    check(page, language, "a finished tournament", "#tournaments", problems)
+
+    page.goto("/play/")
+    page.locator("#api-key").fill(arena["student"])
+    page.locator("#api-key").press("Enter")
+    expect(page.locator("#bots form")).to_have_count(2)
+    check(page, language, "a student's bots", "#bots", problems)
+
+    page.goto(f"/play/tournaments/{arena['scrimmage']}/")
+    expect(page.locator("#standings-table tbody tr")).to_have_count(2)
+    check(page, language, "a scrimmage", "main", problems)
+    assert not problems, "\n".join(problems)
