@@ -1,5 +1,6 @@
 """Bots: computer players that a classroom's students or teacher register and that take
-seats over the API; a seat names the bot that holds it (null for a person or a computer).
+seats over the API; a seat names the bot that holds it (null for a person or a computer), a bot holding at
+most one seat of a game.
 Also the notices a key's stream is sent that no game holds (a tournament's new status).
 Reversible: going back drops the bots, the notices and the seats' links to the bots."""
 
@@ -15,6 +16,18 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.CreateModel(
+            name='KeyNotice',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('event', models.CharField(max_length=16)),
+                ('data', models.JSONField(default=dict)),
+                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
+            ],
+            options={
+                'ordering': ['id'],
+            },
+        ),
         migrations.CreateModel(
             name='Bot',
             fields=[
@@ -36,19 +49,19 @@ class Migration(migrations.Migration):
             name='bot',
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to='games.bot'),
         ),
-        migrations.CreateModel(
-            name='KeyNotice',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event', models.CharField(max_length=16)),
-                ('data', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('classroom', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.classroom')),
-                ('student', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.student')),
-            ],
-            options={
-                'ordering': ['id'],
-            },
+        migrations.AddConstraint(
+            model_name='player',
+            constraint=models.UniqueConstraint(condition=models.Q(('bot__isnull', False)), fields=('game', 'bot'), name='one_seat_per_bot'),
+        ),
+        migrations.AddField(
+            model_name='keynotice',
+            name='classroom',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.classroom'),
+        ),
+        migrations.AddField(
+            model_name='keynotice',
+            name='student',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.student'),
         ),
         migrations.AddIndex(
             model_name='bot',

@@ -151,7 +151,12 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["game_id", "seat"]
-        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_seat")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="unique_seat"),
+            models.UniqueConstraint(
+                fields=["game", "bot"], condition=Q(bot__isnull=False), name="one_seat_per_bot"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.seat})"

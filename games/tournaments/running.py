@@ -136,6 +136,7 @@ def _start(tournament: Tournament, fixture: plan.Fixture, entrants: dict[int, En
             "due_at": SEALED_UNTIL,
         },
     )
+    bots.seated(played.players)
     return played.game
 
 
