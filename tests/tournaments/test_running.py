@@ -30,6 +30,9 @@ def test_bots_that_never_move_have_every_turn_played_by_greedy_and_it_finishes(
     arena, room, cup
 ):
     assert cup["progress"] == {"games": 12, "finished": 0} and cup["rated"] is True
+    assert [(r["entrant"], r["games"], r["points"]) for r in cup["standings"]] == [
+        (1, 0, 0), (2, 0, 0), (3, 0, 0)
+    ]
     run_due_work()
     running = arena.read(room, cup["id"]).json()
     assert running["status"] == "running" and running["secrets"] is None
