@@ -60,7 +60,7 @@ def seats_given(players: Sequence[Player]) -> None:
     """Bots were seated (``players``, bots' seats among them): their owners' streams send
     ``seated`` with each seat's token. Call it in the transaction that seated them."""
     bot_ids = {p.bot_id for p in players if p.bot_id is not None}
-    if bot_ids:
+    if bot_ids and connection.vendor == "postgresql":  # elsewhere streams read on their own
         tell(_owners_of(bot_ids))
 
 

@@ -49,7 +49,7 @@ WORK_FAILURES = Counter(
 )
 
 # The kinds of work outside requests, and what can come of a webhook attempt.
-WORK_KINDS = ("clock", "closing", "figures", "delivery")
+WORK_KINDS = ("clock", "closing", "tournament", "figures", "delivery")
 WEBHOOK_OUTCOMES = ("delivered", "refused", "unanswered", "failed")
 
 # Every labelled family shows from the start, each known label value at 0, so that a rate

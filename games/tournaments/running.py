@@ -96,7 +96,9 @@ def _open_games(tournament: Tournament) -> list[int]:
 def _start_games(tournament: Tournament) -> int:
     """Starts the next games of the schedule, in order, while their bots have room; answers
     how many it started."""
-    entrants = {e.number: e for e in Entrant.objects.filter(tournament=tournament)}
+    entrants = {
+        e.number: e for e in Entrant.objects.filter(tournament=tournament).select_related("bot")
+    }
     size = {"seats": tournament.seats, "boards": tournament.boards, "entrants": len(entrants)}
     busy: Counter[int] = Counter()
     for number in _open_games(tournament):
@@ -124,7 +126,8 @@ def _start(tournament: Tournament, fixture: plan.Fixture, entrants: dict[int, En
         players=[Seat(e.name, e.computer) for e in seated],
         classroom_id=tournament.classroom_id,
         clock=Clock(turn_seconds=tournament.turn_seconds),
-        bots={seat: e.bot_id for seat, e in enumerate(seated) if e.bot_id is not None},
+        # A bot deleted meanwhile takes no new seat: its entrant's turns time out instead.
+        bots={seat: e.bot.pk for seat, e in enumerate(seated) if e.bot and not e.bot.deleted},
         marks={
             "dice_secret": tournament.secrets[fixture.board - 1],
             "client_seed": f"board-{fixture.board}",
@@ -136,6 +139,7 @@ def _start(tournament: Tournament, fixture: plan.Fixture, entrants: dict[int, En
             "due_at": SEALED_UNTIL,
         },
     )
+    bots.seated(played.players)
     return played.game
 
 

@@ -1,10 +1,13 @@
 """Reads of tournaments: a classroom's list, one tournament, its games, its standings.
-Reads only: nothing here starts, changes or finishes anything."""
+Reads only: nothing here starts, changes or finishes anything (the ratings worked out are
+kept in the shared cache)."""
 
+import hashlib
 import uuid
 from collections import Counter
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
 
 from games.models import Entrant, Event, Game, Player, Tournament
@@ -12,6 +15,9 @@ from games.play.errors import ServiceCode, ServiceError
 from games.play.selectors import as_shown
 from games.tournaments import plan, standings
 from scoring.match import GameStatus
+
+# How long a tournament's ratings after a set of finished games stay in the cache.
+RATINGS_KEPT_SECONDS = 3600
 
 
 @dataclass(frozen=True)
@@ -115,4 +121,21 @@ def standings_of(*, tournament: Tournament) -> list[standings.Row]:
         games=finished,
         timeouts=timeouts,
         rated=tournament.rated,
+        rated_already=_ratings(tournament, finished, len(entrants)) if tournament.rated else None,
     )
+
+
+def _ratings(
+    tournament: Tournament, finished: list[standings.Finished], entrants: int
+) -> dict[int, standings.Rating]:
+    """The ratings after these finished games, worked out once for them and kept in the
+    shared cache: a finished game's totals never change, so the games' numbers name them.
+    Every reader of a tournament while no game ends reads them from there."""
+    numbers = ",".join(str(game.number) for game in finished)
+    key = f"tournament-ratings:{tournament.id}:{hashlib.sha256(numbers.encode()).hexdigest()}"
+    kept = cache.get(key)
+    if isinstance(kept, dict):
+        return kept
+    found = standings.ratings(seats=tournament.seats, games=finished, entrants=entrants)
+    cache.set(key, found, timeout=RATINGS_KEPT_SECONDS)
+    return found

@@ -30,6 +30,9 @@ def test_bots_that_never_move_have_every_turn_played_by_greedy_and_it_finishes(
     arena, room, cup
 ):
     assert cup["progress"] == {"games": 12, "finished": 0} and cup["rated"] is True
+    assert [(r["entrant"], r["games"], r["points"]) for r in cup["standings"]] == [
+        (1, 0, 0), (2, 0, 0), (3, 0, 0)
+    ]
     run_due_work()
     running = arena.read(room, cup["id"]).json()
     assert running["status"] == "running" and running["secrets"] is None
@@ -199,29 +202,44 @@ def test_the_classroom_follows_it_live_and_anyone_else_once_it_is_over(arena, ro
     assert arena.client.get(f"/api/v1/games/{game['id']}/").status_code == 200
 
 
-def test_a_bot_plays_its_seats_with_their_tokens_and_its_owner_hears_the_status(arena, room):
-    from games.models import KeyNotice
-    from games.play.privacy import bot_seat_token
+def test_a_bot_plays_its_seats_from_its_owners_stream_which_hears_the_status(arena, room):
+    from games.arena.feed import Feed
+    from games.arena.registry import owner_of_caller
+    from games.classrooms.keys import caller_for_key
+    from tests.bots.test_key_stream import parsed
 
-    arena.join(room, "Cleo")
-    hers = bot(room, "Hers", student="Cleo")
-    cup = arena.set_ok(room, entrants=[{"bot": hers}, *computers("greedy")])
+    cleo = arena.join(room, "Cleo")["api_key"]
+    registered = arena.client.post("/api/v1/bots/", {"name": "Hers", "rulesets": ["yahtzee"]},
+                                   format="json", HTTP_X_API_KEY=cleo)
+    assert registered.status_code == 201, registered.json()
+    hers = registered.json()["id"]
+    cup = arena.set_ok(room, cleo, entrants=[{"bot": hers}, *computers("greedy")])
+    caller = caller_for_key(cleo)
+    stream = Feed(owner=owner_of_caller(caller), key_id=caller.key_id)  # open from now on
+
+    def heard() -> list[tuple[str, dict]]:
+        return parsed(stream.read_all())
+
+    assert heard() == []
     run_due_work()
-    for seat_row in Player.objects.filter(game__tournament_id=cup["id"], bot_id=hers):
-        token = bot_seat_token(seat_row.game_id, seat_row.seat)
+    sent = heard()
+    seated = [data for event, data in sent if event == "seated"]
+    assert len(seated) == 2
+    assert {d["tournament"] for d in seated} == {cup["id"]} and {d["bot"] for d in seated} == {
+        hers
+    }
+    for seat in seated:
         # Its seat's token shows the bot its game, private to the classroom until the end.
-        game = arena.client.get(f"/api/v1/games/{seat_row.game_id}/",
-                                HTTP_AUTHORIZATION=f"Bearer {token}").json()
+        game = arena.client.get(f"/api/v1/games/{seat['game']}/",
+                                HTTP_AUTHORIZATION=f"Bearer {seat['token']}").json()
         while game["status"] == "active":
-            assert game["current_seat"] == seat_row.seat  # greedy has played its turns
-            game = arena.ok(game, "roll", token=token)
+            assert game["current_seat"] == seat["seat"]  # greedy has played its turns
+            game = arena.ok(game, "roll", token=seat["token"])
             game = arena.ok(game, "score", {"category": next(iter(game["choices"]))},
-                            token=token)
+                            token=seat["token"])
     run_to_the_end(cup["id"], most=1)
     over = arena.read(room, cup["id"]).json()
     assert over["status"] == "finished"
     assert all(row["timeouts"] == 0 for row in over["standings"])
-    heard = KeyNotice.objects.filter(event="tournament").order_by("id")
-    assert [(n.student.name if n.student else None, n.data["status"]) for n in heard] == [
-        ("Cleo", "running"), ("Cleo", "finished")
-    ]
+    statuses = [data for event, data in sent + heard() if event == "tournament"]
+    assert statuses == [{"tournament": cup["id"], "status": s} for s in ("running", "finished")]

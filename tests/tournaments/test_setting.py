@@ -184,3 +184,19 @@ def test_cancelling_a_tournament_that_is_not_there_is_not_found(arena, room):
     path = arena.path(room, "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f/cancel/")
     assert_problem(arena.teacher(path, cleo, "post"), 404, "not_found")
     assert_problem(arena.teacher(path, room.teacher_key, "post"), 404, "not_found")
+
+
+def test_a_bot_deleted_meanwhile_takes_no_new_seat_and_the_tournament_still_ends(arena, room):
+    from games.models import Player
+
+    gone = bot(room, "Gone")
+    cup = arena.set_ok(room, entrants=[{"bot": gone}, *computers("random", "random", "random",
+                                                                  "random", "random")])
+    run_due_work()  # its first 8 games start
+    deleted = arena.client.delete(f"/api/v1/bots/{gone}/", HTTP_X_API_KEY=room.teacher_key)
+    assert deleted.status_code == 204
+    run_to_the_end(cup["id"])
+    seats = Player.objects.filter(game__tournament_id=cup["id"], computer__isnull=True)
+    assert seats.count() == 10
+    assert seats.filter(bot_id=gone).count() == 8
+    assert arena.read(room, cup["id"]).json()["status"] == "finished"

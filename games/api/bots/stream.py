@@ -6,9 +6,9 @@ one of the server's request threads and hands an async body to the event loop, s
 stream costs a coroutine, no thread and no database connection while it waits. It is woken
 by ``games.arena.wakeups`` and reads in one of the request threads, giving its connection
 back at once. It holds one of the key's three slots (``games.arena.slots``) while open, and
-ends when its key is revoked (its owner's channel wakes it at once; a read at every
-heartbeat checks the key too), or when the database cannot be read (a bot reconnects and is
-sent every game again).
+ends when its key is revoked (its owner's channel wakes it at once; a read of everything
+every fourth heartbeat checks the key too), or when the database cannot be read (a bot
+reconnects and is sent every game again).
 """
 
 import asyncio
@@ -39,6 +39,8 @@ from games.serving.threaded_wsgi import EXECUTOR_KEY
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+# Heartbeats between two reads of everything that no notification asked for (a minute).
+READ_ALL_EVERY = 4
 
 
 def _in_thread(work: Callable[[], T]) -> T:
@@ -82,7 +84,7 @@ async def key_stream(
         yield RETRY
         with key_wakeups(feed.owner.channel) as wakeups:
             everything, games = True, set[str]()  # subscribed first, then read: none missed
-            beat_due = time.monotonic() + heartbeat
+            beat_due, beats = time.monotonic() + heartbeat, 0
             while True:
                 if everything:
                     messages = await run(lambda: _read_all(feed))
@@ -95,11 +97,13 @@ async def key_stream(
                 woken = await wakeups.wait(max(beat_due - time.monotonic(), 0.0))
                 if woken is None:
                     yield KEEP_ALIVE
+                    beats += 1
                     beat_due = time.monotonic() + heartbeat
                     await run(lambda: slots.slot_renew(
                         key_id=feed.key_id, slot=slot, stream=stream_id
                     ))
-                    everything, games = True, set()
+                    # Now and then, in case a notification went astray: everything again.
+                    everything, games = beats % READ_ALL_EVERY == 0, set()
                 else:
                     everything, games = woken.everything, woken.games
     except Ended:

@@ -95,7 +95,8 @@ class TournamentsView(ProblemRefusals):
             rated=data["rated"],
         )
         found = selectors.tournament_of(classroom_id=pk, tournament_id=tournament.id)
-        body = render_tournament(found, selectors.progress_of([found])[found.id])
+        rows = selectors.standings_of(tournament=found)
+        body = render_tournament(found, selectors.progress_of([found])[found.id], rows)
         return Response(body, status=201, headers={
             "Location": f"/api/v1/classrooms/{pk}/tournaments/{tournament.id}/"
         })
@@ -103,8 +104,8 @@ class TournamentsView(ProblemRefusals):
     @extend_schema(
         operation_id="classrooms_tournaments_list",
         summary="The classroom's tournaments",
-        description="Newest first, for the teacher or a student of the classroom (standings "
-        "are in each tournament's own answer).",
+        description="Newest first, for the teacher or a student of the classroom (each with "
+        "`standings` empty: they are in each tournament's own answer).",
         responses={200: TournamentOut(many=True), **MEMBER_ERRORS},
     )
     def get(self, request: Request, pk: uuid.UUID) -> Response:
