@@ -61,7 +61,10 @@ class AsyncBody:
         self.iterable = iterable  # has __aiter__; its close() ends the request for Django
 
     async def send(self, send: Any) -> None:
-        parts = aiter(self.iterable)
+        # Django's response's own async iteration wraps its ``streaming_content`` (itself a
+        # wrapper of the body) once more, for nothing here: each layer costs every part.
+        content = getattr(self.iterable, "streaming_content", self.iterable)
+        parts = aiter(content)
         try:
             async for part in parts:
                 await send({"type": "http.response.body", "body": part, "more_body": True})

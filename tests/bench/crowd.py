@@ -147,11 +147,18 @@ def held(url: str, database: str) -> str:
 
 
 def phase(url: str, args: argparse.Namespace, folder: Path, mover: Mover, label: str) -> dict:
-    moved = mover.moves
-    started = time.monotonic()
+    """One phase of the clients' games beside the mover. Besides ``play``'s figures: the
+    mover's moves/s and the service's processor time per move, everyone's (``all_ms``: what
+    the streams add to each move, whatever share of the machine the service gets)."""
+    moved, pids = mover.moves, sides.process_tree(SERVERS[url])
+    started, used = time.monotonic(), sides.cpu_seconds(pids)
     found = play(url, args.clients, args.seconds, folder, label)
-    found["mover"] = (mover.moves - moved) / (time.monotonic() - started)
-    print(f"    mover {found['mover']:.1f} moves/s; load average {os.getloadavg()[0]:.2f}")
+    took, used = time.monotonic() - started, sides.cpu_seconds(pids) - used
+    found["mover"] = (mover.moves - moved) / took
+    everyone = (found["moves"] + found["mover"]) * took
+    found["all_ms"] = 1000 * used / everyone if everyone else float("nan")
+    print(f"    mover {found['mover']:.1f} moves/s; the service's CPU {found['all_ms']:.2f} ms"
+          f" a move (everyone's); load average {os.getloadavg()[0]:.2f}")
     return found
 
 
@@ -179,12 +186,14 @@ def main() -> None:
     parser.add_argument("--postgres", default=os.environ.get(
         "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
+                        help="the checkout to serve (another revision, say)")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     rounds: list[tuple[dict, dict, dict]] = []
     with tempfile.TemporaryDirectory(prefix="dice-crowd-") as tmp:
         folder = Path(tmp)
-        with served(ROOT_SOURCE, args, folder / "this") as (url, db):
+        with served(args.source, args, folder / "this") as (url, db):
             locust(url, "Player", args.clients, WARM_UP, folder)
             for number in range(1, args.rounds + 1):
                 print(f"round {number}: {held(url, db)}")
@@ -204,19 +213,23 @@ def main() -> None:
 
 
 def report(rounds: list[tuple[dict, dict, dict]], args: argparse.Namespace) -> None:
-    print("\n| round | before: moves/s, p95 ms | during | after | during/before: moves, p95"
-          " | after/before: moves, p95 |\n|---|---|---|---|---|---|")
+    print("\n| round | before: moves/s, p95 ms, CPU ms a move | during | after"
+          " | during/before: moves, p95, CPU | after/before: moves, p95, CPU |"
+          "\n|---|---|---|---|---|---|")
     ratios = []
     for number, (before, during, after) in enumerate(rounds, start=1):
         (dm, dp), (am, ap) = ratio(during, before), ratio(after, before)
-        ratios.append((dm, dp, am, ap))
-        cells = [f"{p['moves']:.0f}, {p['move_p95']:.0f} (mover {p['mover']:.0f})"
-                 for p in (before, during, after)]
-        print(f"| {number} | {' | '.join(cells)} | {dm:.2f}, {dp:.2f} | {am:.2f}, {ap:.2f} |")
+        dc, ac = before["all_ms"] / during["all_ms"], before["all_ms"] / after["all_ms"]
+        ratios.append((dm, dp, dc, am, ap, ac))
+        cells = [f"{p['moves']:.0f}, {p['move_p95']:.0f}, {p['all_ms']:.2f} (mover"
+                 f" {p['mover']:.0f})" for p in (before, during, after)]
+        print(f"| {number} | {' | '.join(cells)} | {dm:.2f}, {dp:.2f}, {dc:.2f} | {am:.2f},"
+              f" {ap:.2f}, {ac:.2f} |")
     medians = [statistics.median(column) for column in zip(*ratios, strict=True)]
-    print(f"| median | | | | {medians[0]:.2f}, {medians[1]:.2f} | {medians[2]:.2f},"
-          f" {medians[3]:.2f} |")
-    print("(p95 ratios are before/now: above 1 is better, as for moves/s; goal: all >= 0.9)")
+    print(f"| median | | | | {medians[0]:.2f}, {medians[1]:.2f}, {medians[2]:.2f} |"
+          f" {medians[3]:.2f}, {medians[4]:.2f}, {medians[5]:.2f} |")
+    print("(every ratio is before/now for p95 and CPU ms a move, now/before for moves/s: above"
+          " 1 is better; goal: all >= 0.9)")
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     print(f"rerun: .venv/bin/python -m tests.bench.crowd {' '.join(sys.argv[1:])}")
 
