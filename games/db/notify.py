@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import psycopg
 from django.conf import settings
@@ -121,6 +121,17 @@ class Subscription:
             self._waiter = None
 
 
+class Subscriber(Protocol):
+    """What a fan-out hands news to: anything with a topic and a ``wake``."""
+
+    game: str
+
+    def wake(self, news: str | None = None) -> None: ...
+
+
+S = TypeVar("S", bound=Subscriber)
+
+
 def _time_up(waiter: "asyncio.Future[bool]") -> None:
     if not waiter.done():
         waiter.set_result(False)
@@ -138,14 +149,18 @@ class Fanout:
     """
 
     def __init__(self) -> None:
-        self._topics: dict[str, set[Subscription]] = {}
+        self._topics: dict[str, set[Subscriber]] = {}
 
     def add(self, topic: str) -> Subscription:
-        subscription = Subscription(topic)
-        self._topics.setdefault(topic, set()).add(subscription)
-        return subscription
+        return self.enter(Subscription(topic))
 
-    def remove(self, subscription: Subscription) -> None:
+    def enter(self, subscriber: S) -> S:
+        """Any subscriber of its topic (``game``): a stream's ``Subscription``, or one of the
+        relays by which a key's stream follows several topics (``games.arena.wakeups``)."""
+        self._topics.setdefault(subscriber.game, set()).add(subscriber)
+        return subscriber
+
+    def remove(self, subscription: Subscriber) -> None:
         followers = self._topics.get(subscription.game)
         if followers is not None:
             followers.discard(subscription)
@@ -195,12 +210,19 @@ class Listener:
 
     @contextmanager
     def subscribe(self, game: object) -> Iterator[Subscription]:
+        with self.follow(Subscription(str(game))) as subscription:
+            yield subscription
+
+    @contextmanager
+    def follow(self, subscriber: S) -> Iterator[S]:
+        """``subscriber`` woken by this listener's notifications of its topic until the block
+        ends (``subscribe`` makes a stream's own)."""
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="listener")
-        subscription = self.fanout.add(str(game))
+        subscription = self.fanout.enter(subscriber)
         try:
             yield subscription
         finally:
