@@ -5,6 +5,7 @@ The stream itself, through the real ASGI server, is pinned by tests/live/test_st
 
 import asyncio
 import json
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -144,13 +145,14 @@ def reading(*found: Progress | None) -> tuple[Callable[..., Any], list[int]]:
 
 
 async def gather(chunks: AsyncIterator[bytes], until: bytes | None = None) -> list[bytes]:
+    """The stream's messages, as a client parses them (a chunk may carry several)."""
     got = []
     async for chunk in chunks:
         got.append(chunk)
         if chunk == until:
             await chunks.aclose()  # type: ignore[attr-defined]
             break
-    return got
+    return re.findall(rb".*?\n\n", b"".join(got), re.DOTALL)
 
 
 def test_the_stream_sends_each_new_event_once_and_ends_when_the_game_is_over() -> None:
