@@ -12,18 +12,19 @@ from playwright.sync_api import Page, expect
 from scoring.tenthousand.points import best_free_selection
 from tests.live.conftest import LiveService
 
-from .accessibility import LISTEN, heard
+from .accessibility import LISTEN, heard, keep_seat
 from .play import game, ruleset
 
 # The focused control: its accessible name (as the page gives it), whether it is disabled,
 # and whether its focus shows (an outline or a ring drawn with a shadow).
-FOCUSED = """() => {
+FOCUSED = r"""() => {
   const element = document.activeElement;
   if (!element || element === document.body) return null;
   const style = getComputedStyle(element);
   const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
   return {
-    name: (element.getAttribute("aria-label") || element.textContent || element.value || "").replace(/\s+/g, " ").trim(),
+    name: (element.getAttribute("aria-label") || element.textContent || element.value || "")
+      .replace(/\s+/g, " ").trim(),
     disabled: Boolean(element.disabled),
     ring: outline || style.boxShadow !== "none",
   };
@@ -55,10 +56,7 @@ def start(service: LiveService, page: Page, body: dict[str, Any]) -> str:
     status, created = service.call("POST", "/api/v1/games/", body)
     assert status == 201, created
     page.goto("/play/")
-    page.evaluate(
-        "([id, token]) => localStorage.setItem(`dice-games:seats:${id}`, JSON.stringify({0: token}))",
-        [created["id"], created["players"][0]["token"]],
-    )
+    keep_seat(page, created["id"], created["players"][0]["token"])
     page.goto(f"/play/{created['id']}/")
     return created["id"]
 
@@ -163,7 +161,8 @@ def test_a_whole_ten_thousand_game_by_keyboard_with_every_roll_and_bank_heard(
         for position in best_free_selection(turn["dice"], turn["set_aside"]).positions:
             tab_to(page, re.compile(rf"^Die {position + 1}: \d$"))
             page.keyboard.press("Space")
-            expect(page.locator(f"[data-key=die-{position}]")).to_have_attribute("aria-pressed", "true")
+            chosen = page.locator(f"[data-key=die-{position}]")
+            expect(chosen).to_have_attribute("aria-pressed", "true")
         tab_to(page, "Bank")
         state = press(page, "Enter", "/bank/")
         expect_told(page, r"Ann banked \d+")
