@@ -63,6 +63,27 @@ def reads_as_words(token: Token) -> bool:
     return bool(TEXT.search(text)) or (token.type == "template_string" and "${" in token.value)
 
 
+def property_key(tokens: list[Token], index: int) -> str | None:
+    """The key of the object property whose value holds the token at `index`, if any."""
+    depth = 0
+    start = index - 1
+    while start >= 0:
+        value = tokens[start].value
+        if value in (")", "]", "}"):
+            depth += 1
+        elif value in ("(", "[", "{"):
+            if depth == 0:
+                break
+            depth -= 1
+        elif value in (",", ";", "=") and depth == 0:
+            break
+        start -= 1
+    if start + 2 < index and tokens[start + 2].value == ":":
+        key = tokens[start + 1]
+        return unquote_string(key.value) if key.type == "string" else key.value
+    return None
+
+
 def unmarked(path: Path) -> list[str]:
     """The literals of one script that read as words and are not marked."""
     with warnings.catch_warnings():
@@ -94,11 +115,8 @@ def unmarked(path: Path) -> list[str]:
         target = tokens[index - 2].value if index > 1 else ""
         if before is not None and before.value == "=" and PLUMBING_TARGETS.search(str(target)):
             continue  # headers.Authorization = `Bearer ${token}`
-        key = tokens[index - 2] if index > 1 else None
-        if before is not None and before.value == ":" and key is not None:
-            attribute = unquote_string(key.value) if key.type == "string" else key.value
-            if attribute in CODE_KEYS:
-                continue  # { class: "die chosen" }
+        if property_key(tokens, index) in CODE_KEYS:
+            continue  # { class: "die chosen" }, { class: held ? "die held" : "die" }
         if reads_as_words(token):
             found.append(f"{path.relative_to(ROOT)}:{token.lineno}: {token.value}")
     return found
