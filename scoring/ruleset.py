@@ -90,6 +90,11 @@ class Option:
     maximum: int | None = field(default=None, kw_only=True)
     step: int | None = field(default=None, kw_only=True)
 
+    def described(self) -> dict[str, int]:
+        """The fields of :attr:`description` (a marked template): the bounds it names."""
+        bounds = {"minimum": self.minimum, "maximum": self.maximum, "step": self.step}
+        return {name: value for name, value in bounds.items() if value is not None}
+
     def check(self, value: object) -> OptionValue:
         # bool is a subclass of int: compare types exactly so that true is not 1.
         if (

@@ -74,8 +74,8 @@ class TenThousand(Ruleset[TenThousandState]):
     """
 
     id = "ten-thousand"
-    name = "Ten Thousand"
-    description = (
+    name = gettext_noop("Ten Thousand")
+    description = gettext_noop(
         "Six dice, push your luck: after each throw set aside scoring dice (1s, 5s, three or "
         "more of a kind, 1-2-3-4-5-6), then throw the rest again or bank the turn score "
         "(at least 350). A throw with nothing to score busts the turn. The first player to "
@@ -90,21 +90,27 @@ class TenThousand(Ruleset[TenThousandState]):
     options = (
         Option(
             "target", (), 10000,
-            "The total that ends the game once a player reaches it by banking: a whole number "
-            f"from {POINTS_STEP} to {MOST_POINTS}, a multiple of {POINTS_STEP}.",
+            gettext_noop(
+                "The total that ends the game once a player reaches it by banking: a whole "
+                "number from {minimum} to {maximum}, a multiple of {step}."
+            ),
             int, minimum=POINTS_STEP, maximum=MOST_POINTS, step=POINTS_STEP,
         ),
         Option(
             "bank_minimum", (), 350,
-            "The least turn score (the selection set aside with the bank included) that may be "
-            f"banked: a whole number from 0 to {MOST_POINTS}, a multiple of {POINTS_STEP}.",
+            gettext_noop(
+                "The least turn score (the selection set aside with the bank included) that may "
+                "be banked: a whole number from {minimum} to {maximum}, a multiple of {step}."
+            ),
             int, minimum=0, maximum=MOST_POINTS, step=POINTS_STEP,
         ),
         Option(
             "final_round", (False, True), False,
-            "false: the first player whose total reaches the target wins at once; true: every "
-            "other player then gets one last turn (the seats after that player, in turn "
-            "order) and the highest total wins, equal highest totals drawing.",
+            gettext_noop(
+                "false: the first player whose total reaches the target wins at once; true: "
+                "every other player then gets one last turn (the seats after that player, in "
+                "turn order) and the highest total wins, equal highest totals drawing."
+            ),
             bool,
         ),
     )
