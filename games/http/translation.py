@@ -11,7 +11,7 @@ English (a mistake the catalogue tests catch) falls back to the English, never t
 
 from collections.abc import Mapping
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.errors import Worded, Words, worded
 
@@ -41,3 +41,28 @@ def _shown(name: str, value: object) -> object:
 def said(refusal: Worded) -> str:
     """A refusal's words (a rule's, a service's, the HTTP layer's) in the active language."""
     return localized(refusal.message, refusal.params)
+
+
+# DRF's own messages (a field's refusals, a throttle's wait) come in the request's language
+# from DRF's catalogues; these few have no translation there in some of the service's
+# languages, so the service's catalogues give them one (``LOCALE_PATHS`` come first).
+DRF_GAPS = (
+    gettext_noop("Invalid input."),
+    gettext_noop("Must be a valid boolean."),
+    gettext_noop("Not a valid string."),
+    gettext_noop("Must be a valid UUID."),
+    gettext_noop("A valid biginteger is required."),
+    gettext_noop("Integer value too large to convert to float"),
+    gettext_noop("Datetime value out of range."),
+    gettext_noop('Invalid datetime for the timezone "{timezone}".'),
+    gettext_noop("Ensure this field has at least {min_length} elements."),
+    gettext_noop("Ensure this field has no more than {max_length} elements."),
+    gettext_noop("This dictionary may not be empty."),
+    gettext_noop("Surrogate characters are not allowed: U+{code_point:X}."),
+    gettext_noop(
+        'Enter a valid "slug" consisting of Unicode letters, numbers, underscores, or hyphens.'
+    ),
+    gettext_noop("The number of days must be between {min_days} and {max_days}."),
+    gettext_noop("Expected available in {wait} second."),
+    gettext_noop("Expected available in {wait} seconds."),
+)
