@@ -107,7 +107,8 @@ def test_every_state_of_both_pages_in_every_language(
 
     for name in ("yahtzee", "ten_thousand"):
         page.goto(f"/play/{scene[name]}/")
-        expect(page.locator(".analysis svg").first).to_be_visible()
+        # The analysis is worked out when first asked for: it may take seconds.
+        expect(page.locator(".analysis svg").first).to_be_visible(timeout=30_000)
         check(page, language, f"a finished game of {name} with its analysis", problems)
 
     page.goto("/teach/")
