@@ -42,9 +42,11 @@ catalogues: $(INSTALLED)
 	$(BIN)/python -m config.catalogues
 
 # The strings the Python code marks for translation, brought into every language's
-# django.po (new ones untranslated, gone ones dropped): see docs/translating.md.
+# django.po (new ones untranslated, gone ones dropped), and the texts of the pages /play/
+# and /teach/ into every language's djangojs.po: see docs/translating.md.
 messages: $(INSTALLED)
 	$(BIN)/python -m config.catalogues extract
+	$(BIN)/python -m config.page_catalogues
 
 # Served by uvicorn from config.asgi: the JSON API in a pool of threads, the live event
 # streams on the event loop, one port. Open streams get 3 s to end when the server stops.
@@ -108,6 +110,8 @@ test: lint typecheck catalogues
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	@command -v chromium >/dev/null 2>&1 || echo "NOTE: Chromium not found: the browser tests" \
 		"(tests/live/browser, marker 'browser') will be SKIPPED. Install it: apt-get install chromium"
+	# axe-core, which the browser tests inject into the pages (.ci/browser/package-lock.json pins it).
+	cd .ci/browser && npm ci --no-audit --no-fund --loglevel=error
 	@command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || echo "NOTE: HAProxy not" \
 		"found: the two-host test (tests/live/test_two_hosts.py, PostgreSQL only) will be" \
 		"SKIPPED. Install it: apt-get install haproxy"
@@ -123,7 +127,7 @@ schema-check: $(INSTALLED)
 		&& REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npm run --silent check
 
 clean:
-	rm -rf $(VENV) staticfiles .metrics .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache *.egg-info
+	rm -rf $(VENV) staticfiles .metrics .ci/browser/node_modules .ci/openapi/node_modules .ci/openapi/build .pytest_cache .ruff_cache .mypy_cache .hypothesis .import_linter_cache .grimp_cache *.egg-info
 
 # The load benchmark: the service as docker-compose.yml runs it, on a fresh database of the
 # PostgreSQL server BENCH_POSTGRES names; needs wrk (apt-get install wrk). Pass options in

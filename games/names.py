@@ -30,6 +30,10 @@ one: that needs Unicode's confusables table, a larger step than this rule.
 
 import unicodedata
 
+from django.utils.translation import gettext_noop
+
+from scoring.errors import Worded
+
 # Categories refused anywhere in a name (see the module's docstring).
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 
@@ -50,8 +54,12 @@ INVISIBLE = frozenset(
 MOST_MARKS_IN_A_ROW = 4  # enough for any script's accents; more is "Zalgo" text
 
 
-class NameRefused(ValueError):
-    """Why a name cannot be taken, in words for the caller."""
+class NameRefused(Worded, ValueError):
+    """Why a name cannot be taken, in words for the caller (``message``, marked for
+    translation, with its fields: ``scoring.errors.Worded``)."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message, None, params)
 
 
 LAST_OF_THE_BASIC_PLANE = 0xFFFF
@@ -68,15 +76,20 @@ def _label(character: str) -> str:
     return f"U+{ord(character):04X} ({unicodedata.name(character, words).lower()})"
 
 
-def _refusal(character: str) -> str | None:
+def _refusal(character: str) -> NameRefused | None:
     """Why ``character`` cannot stand in a name, if it cannot."""
     if ord(character) > LAST_OF_THE_BASIC_PLANE:
-        return (
-            f"{_label(character)} is beyond the Basic Multilingual Plane, where the letters "
-            "of every living script are: a name is written with those"
+        return NameRefused(
+            gettext_noop(
+                "{character} is beyond the Basic Multilingual Plane, where the letters of "
+                "every living script are: a name is written with those"
+            ),
+            character=_label(character),
         )
     if ord(character) in INVISIBLE or unicodedata.category(character) in REFUSED_CATEGORIES:
-        return f"{_label(character)} is not allowed in a name"
+        return NameRefused(
+            gettext_noop("{character} is not allowed in a name"), character=_label(character)
+        )
     return None
 
 
@@ -92,19 +105,19 @@ def name_clean(text: str) -> str:
     for character in given:  # first as given, so the refusal names what was sent
         refusal = _refusal(character)
         if refusal:
-            raise NameRefused(refusal)
+            raise refusal
         marks = marks + 1 if unicodedata.category(character).startswith("M") else 0
         if marks > MOST_MARKS_IN_A_ROW:
-            raise NameRefused("too many accents on one letter")
+            raise NameRefused(gettext_noop("too many accents on one letter"))
     normal = unicodedata.normalize("NFKC", given)
     refusal = next(filter(None, map(_refusal, normal)), None)
     if refusal:
-        raise NameRefused(refusal)
+        raise refusal
     name = " ".join(normal.split())
     if not name:
-        raise NameRefused("a name needs a visible character")
+        raise NameRefused(gettext_noop("a name needs a visible character"))
     if unicodedata.category(name[0]).startswith("M"):
-        raise NameRefused("a name may not start with an accent")
+        raise NameRefused(gettext_noop("a name may not start with an accent"))
     return name
 
 

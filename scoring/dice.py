@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
-from .errors import ProblemCode, RuleError
+from .errors import ProblemCode, RuleError, gettext_noop
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -78,7 +78,8 @@ def check_dice(dice: object, count: int) -> list[int]:
     ):
         raise RuleError(
             ProblemCode.INVALID_DICE,
-            f"dice must be a list of {count} faces from 1 to 6", field="dice"
+            gettext_noop("dice must be a list of {count} faces from 1 to 6"), field="dice",
+            count=count,
         )
     return list(dice)
 
@@ -87,15 +88,18 @@ def check_indices(indices: object, count: int, *, field: str = "hold") -> list[i
     """Validate dice positions: distinct whole numbers from 0 to ``count - 1``."""
     if not isinstance(indices, list | tuple) or not all(type(i) is int for i in indices):
         raise RuleError(
-            ProblemCode.INVALID_DICE, f"{field} must be a list of dice positions", field=field
+            ProblemCode.INVALID_DICE, gettext_noop("{field} must be a list of dice positions"),
+            field=field
         )
     if any(not 0 <= i < count for i in indices):
         raise RuleError(
-            ProblemCode.INVALID_DICE, f"dice positions run from 0 to {count - 1}", field=field
+            ProblemCode.INVALID_DICE, gettext_noop("dice positions run from 0 to {last}"),
+            field=field, last=count - 1
         )
     if len(set(indices)) != len(indices):
         raise RuleError(
-            ProblemCode.INVALID_DICE, f"{field} names a die more than once", field=field
+            ProblemCode.INVALID_DICE, gettext_noop("{field} names a die more than once"),
+            field=field,
         )
     return sorted(indices)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
 from .commands import Command
+from .errors import Words
 from .ruleset import Ruleset, S
 from .state import Json, LoggedEvent, Options, OptionValue
 
@@ -158,7 +159,7 @@ class Family(ABC, Generic[S, TableT, AdviceT, AnalysisT]):
         loaded)."""
 
     @abstractmethod
-    def analysis_refusal(self, ruleset: Ruleset[S], state: S) -> str | None:
+    def analysis_refusal(self, ruleset: Ruleset[S], state: S) -> "Words | None":
         """Why this game cannot be analysed although its ruleset is solved, or ``None``."""
 
     @abstractmethod

@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from .commands import Command, Join, Leave, Start
 from .dice import Dice, Rng
-from .errors import ProblemCode, RuleError
+from .errors import ProblemCode, RuleError, gettext_noop
 from .ruleset import Event, Outcome, Ruleset, State, copied
 from .state import Options
 
@@ -108,7 +108,10 @@ class Match:
     def abandon(self, state: State, *, by: str) -> Outcome:
         """Mark a game that is not over as abandoned (nobody plays it any more)."""
         if status(state) not in (GameStatus.WAITING, GameStatus.ACTIVE):
-            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {status(state)} already")
+            raise RuleError(
+                ProblemCode.GAME_NOT_ACTIVE, gettext_noop("the game is {status} already"),
+                status=status(state),
+            )
         outcome = Outcome(state=copied(state))
         outcome.state["abandoned"] = True
         outcome.events.append(Event("abandoned", None, {"by": by}))
@@ -119,7 +122,7 @@ class Match:
     def _join(self, state: State, name: str, *, dice: Dice, mind: Rng) -> Outcome:
         now = status(state)
         if now == GameStatus.ACTIVE:
-            raise RuleError(ProblemCode.GAME_FULL, "every seat of this game is taken")
+            raise RuleError(ProblemCode.GAME_FULL, gettext_noop("every seat of this game is taken"))
         _require(state, GameStatus.WAITING)
         joined = replace(self, seats=[*self.seats, Seat(name)])
         seat = len(self.seats)
@@ -135,7 +138,8 @@ class Match:
     def _start(self, state: State, seat: int | None) -> Outcome:
         if status(state) != GameStatus.WAITING:
             raise RuleError(
-                ProblemCode.GAME_NOT_ACTIVE, f"the game is {status(state)}, not waiting"
+                ProblemCode.GAME_NOT_ACTIVE, gettext_noop("the game is {status}, not waiting"),
+                status=status(state),
             )
         outcome = Outcome(state=copied(state))
         outcome.state["open_seats"] = 0
@@ -183,4 +187,6 @@ class Match:
 def _require(state: State, wanted: GameStatus) -> None:
     now = status(state)
     if now != wanted:
-        raise RuleError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {now}")
+        raise RuleError(
+            ProblemCode.GAME_NOT_ACTIVE, gettext_noop("the game is {status}"), status=now
+        )

@@ -4,7 +4,7 @@ A family registers here with its rulesets (:mod:`scoring.family`); nothing else 
 """
 
 from .boxgames.family import BOX_GAMES
-from .errors import ProblemCode, RuleError
+from .errors import ProblemCode, RuleError, gettext_noop
 from .family import Family
 from .ruleset import Ruleset
 from .tenthousand.family import TEN_THOUSAND
@@ -31,5 +31,6 @@ def get_ruleset(ruleset_id: object) -> Ruleset:
         known = ", ".join(RULESETS)
         raise RuleError(
             ProblemCode.UNKNOWN_RULESET,
-            f"no ruleset {ruleset_id!r}; known: {known}", field="ruleset"
+            gettext_noop("no ruleset {ruleset!r}; known: {known}"), field="ruleset",
+            ruleset=ruleset_id, known=known,
         ) from None

@@ -14,7 +14,7 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 from .commands import Command
 from .dice import Dice, DiceSource, dice_source
-from .errors import ProblemCode, RuleError
+from .errors import ProblemCode, RuleError, gettext_noop
 from .state import (
     BoxSeat,
     BoxTurn,
@@ -90,6 +90,11 @@ class Option:
     maximum: int | None = field(default=None, kw_only=True)
     step: int | None = field(default=None, kw_only=True)
 
+    def described(self) -> dict[str, int]:
+        """The fields of :attr:`description` (a marked template): the bounds it names."""
+        bounds = {"minimum": self.minimum, "maximum": self.maximum, "step": self.step}
+        return {name: value for name, value in bounds.items() if value is not None}
+
     def check(self, value: object) -> OptionValue:
         # bool is a subclass of int: compare types exactly so that true is not 1.
         if (
@@ -99,7 +104,8 @@ class Option:
         ):
             raise RuleError(
                 ProblemCode.INVALID,
-                f"option {self.id!r} takes {self.allowed()}", field=f"options.{self.id}"
+                gettext_noop("option {option!r} takes {allowed}"), field=f"options.{self.id}",
+                option=self.id, allowed=self.allowed(),
             )
         return cast(OptionValue, value)
 
@@ -194,7 +200,8 @@ class Ruleset(ABC, Generic[S]):
             if name not in known:
                 raise RuleError(
                     ProblemCode.INVALID,
-                    f"{self.id} has no option {name!r}", field=f"options.{name}"
+                    gettext_noop("{game} has no option {option!r}"), field=f"options.{name}",
+                    game=self.name, option=name,
                 )
         return {
             option.id: option.check(given[option.id]) if option.id in given else option.default
@@ -205,8 +212,8 @@ class Ruleset(ABC, Generic[S]):
         if not self.min_players <= seats <= self.max_players:
             raise RuleError(
                 ProblemCode.INVALID,
-                f"{self.name} takes {self.min_players} to {self.max_players} players",
-                field="players",
+                gettext_noop("{game} takes {fewest} to {most} players"),
+                field="players", game=self.name, fewest=self.min_players, most=self.max_players,
             )
 
     def check_unattended(self, options: Options) -> None:
@@ -236,11 +243,17 @@ class Ruleset(ABC, Generic[S]):
         ``Rng`` drawn in order.
         """
         if type(command) not in self.moves:
-            raise RuleError(ProblemCode.INVALID, f"{self.name} has no {command.action!r} move")
+            raise RuleError(
+                ProblemCode.INVALID, gettext_noop("{game} has no {action!r} move"),
+                game=self.name, action=command.action,
+            )
         if state["finished"]:
-            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
+            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, gettext_noop("the game is over"))
         if seat != state["current"]:
-            raise RuleError(ProblemCode.NOT_YOUR_TURN, f"it is seat {state['current']}'s turn")
+            raise RuleError(
+                ProblemCode.NOT_YOUR_TURN, gettext_noop("it is seat {seat}'s turn"),
+                seat=state["current"],
+            )
         outcome = Outcome(state=copied(state))
         self.play(outcome, command=command, options=options, dice=dice_source(rng))
         return outcome
@@ -272,9 +285,11 @@ class Ruleset(ABC, Generic[S]):
         so does the last seat leaving.
         """
         if state["finished"]:
-            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
+            raise RuleError(ProblemCode.GAME_NOT_ACTIVE, gettext_noop("the game is over"))
         if state["left"][seat]:
-            raise RuleError(ProblemCode.NOT_YOUR_TURN, f"seat {seat} has left the game")
+            raise RuleError(
+                ProblemCode.NOT_YOUR_TURN, gettext_noop("seat {seat} has left the game"), seat=seat
+            )
         outcome = Outcome(state=copied(state))
         outcome.state["left"][seat] = True
         outcome.events.append(Event("left", seat, {}))

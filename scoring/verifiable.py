@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .errors import ProblemCode, RuleError
+from .errors import ProblemCode, RuleError, gettext_noop
 
 SECRET_BYTES = 32
 CLIENT_SEED_LENGTH = 64
@@ -76,9 +76,11 @@ def check_client_seed(value: object) -> str:
     ):
         raise RuleError(
             ProblemCode.INVALID,
-            f"client_seed must be 1 to {CLIENT_SEED_LENGTH} printable ASCII characters "
-            "without a colon",
+            gettext_noop(
+                "client_seed must be 1 to {most} printable ASCII characters without a colon"
+            ),
             field="client_seed",
+            most=CLIENT_SEED_LENGTH,
         )
     return value
 

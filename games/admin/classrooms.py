@@ -120,7 +120,7 @@ class ClassroomForm(forms.ModelForm):
         try:
             return name_clean(self.cleaned_data["name"])
         except NameRefused as refused:
-            raise forms.ValidationError(str(refused)) from None
+            raise forms.ValidationError(refused.detail) from None
 
     def save(self, commit: bool = True) -> Classroom:
         given = {f: self.cleaned_data[f] for f in QUOTA_FIELDS}

@@ -7,12 +7,14 @@ import unicodedata
 from typing import Any, NoReturn
 
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.http.strict import StrictCharField, StrictIntegerField
+from games.http.translation import said
 from games.names import MOST_MARKS_IN_A_ROW, NameRefused, allowed_in_name, name_clean
 from scoring import RULESETS, ProblemCode
 
@@ -27,7 +29,9 @@ def known_ruleset(value: str) -> str:
     """``value`` if it names a ruleset; else the field's error, code ``unknown_ruleset``."""
     if value not in RULESETS:
         raise serializers.ValidationError(
-            f"no ruleset {value!r}; known: {', '.join(RULESETS)}",
+            gettext("no ruleset {ruleset!r}; known: {known}").format(
+                ruleset=value, known=", ".join(RULESETS)
+            ),
             code=ProblemCode.UNKNOWN_RULESET,
         )
     return value
@@ -64,7 +68,9 @@ class DiceField(serializers.ListField):
 
     def fail(self, key: str, **kwargs: Any) -> NoReturn:
         if key == "required":
-            raise serializers.ValidationError("give the dice", code=ProblemCode.INVALID_DICE)
+            raise serializers.ValidationError(
+                gettext("give the dice"), code=ProblemCode.INVALID_DICE
+            )
         super().fail(key, **kwargs)
 
     def to_internal_value(self, data: Any) -> list[int]:
@@ -73,10 +79,14 @@ class DiceField(serializers.ListField):
             or not self.fewest <= len(data) <= self.most
             or not all(type(face) is int and 1 <= face <= 6 for face in data)
         ):
-            count = f"{self.fewest} to {self.most}" if self.fewest < self.most else self.most
-            raise serializers.ValidationError(
-                f"must be a list of {count} faces from 1 to 6", code=ProblemCode.INVALID_DICE
+            message = gettext("must be a list of {count} faces from 1 to 6").format(
+                count=self.most
             )
+            if self.fewest < self.most:
+                message = gettext("must be a list of {fewest} to {most} faces from 1 to 6").format(
+                    fewest=self.fewest, most=self.most
+                )
+            raise serializers.ValidationError(message, code=ProblemCode.INVALID_DICE)
         return data
 
 
@@ -185,7 +195,7 @@ class NameField(StrictCharField):
         try:
             return name_clean(super().to_internal_value(data))
         except NameRefused as refused:
-            raise serializers.ValidationError(str(refused), code=ProblemCode.INVALID) from None
+            raise serializers.ValidationError(said(refused), code=ProblemCode.INVALID) from None
 
 
 def name_field(*, max_length: int = 50, **kwargs: Any) -> NameField:

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models.functions import Now
+from django.utils.translation import gettext_noop
 
 from games.db.clock import db_now
 from games.hooks import services as hooks
@@ -46,10 +47,14 @@ def assignment_create(
     ruleset.check_seats(1)
     now = db_now()
     if due_at <= now:
-        raise ServiceError(ProblemCode.INVALID, "due_at must be in the future", field="due_at")
+        raise ServiceError(
+            ProblemCode.INVALID, gettext_noop("due_at must be in the future"), field="due_at"
+        )
     opens = opens_at or now
     if due_at <= opens:
-        raise ServiceError(ProblemCode.INVALID, "due_at must be after opens_at", field="due_at")
+        raise ServiceError(
+            ProblemCode.INVALID, gettext_noop("due_at must be after opens_at"), field="due_at"
+        )
     return Assignment.objects.create(
         classroom=classroom,
         title=title,
@@ -66,7 +71,9 @@ def assignment_of(*, classroom_id: uuid.UUID, assignment_id: uuid.UUID) -> Assig
     """The classroom's assignment: ``not_found`` if the classroom has none with this id."""
     assignment = Assignment.objects.filter(pk=assignment_id, classroom_id=classroom_id).first()
     if assignment is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no assignment with this id in this classroom")
+        raise ServiceError(
+            ServiceCode.NOT_FOUND, gettext_noop("no assignment with this id in this classroom")
+        )
     return assignment
 
 
@@ -111,20 +118,24 @@ def assignment_game_start(
         )
         if assignment is None:
             raise ServiceError(
-                ServiceCode.NOT_FOUND, "no assignment with this id in this classroom"
+                ServiceCode.NOT_FOUND, gettext_noop("no assignment with this id in this classroom")
             )
         status = assignment.status(db_now())
         if status != AssignmentStatus.OPEN:
-            when = "opens" if status == AssignmentStatus.SCHEDULED else "closed"
+            opens = status == AssignmentStatus.SCHEDULED
             raise ServiceError(
                 ServiceCode.ASSIGNMENT_NOT_OPEN,
-                f"the assignment is {status}: it {when} at "
-                f"{(assignment.opens_at if when == 'opens' else assignment.due_at).isoformat()}",
+                gettext_noop("the assignment is {status}: it opens at {at}")
+                if opens
+                else gettext_noop("the assignment is {status}: it closed at {at}"),
+                status=status,
+                at=(assignment.opens_at if opens else assignment.due_at).isoformat(),
             )
         started = Game.objects.filter(assignment=assignment, student_id=student_id).count()
         if started >= assignment.games:
             raise ServiceError(
-                ServiceCode.ASSIGNMENT_COMPLETE, f"all {assignment.games} games of it are started"
+                ServiceCode.ASSIGNMENT_COMPLETE,
+                gettext_noop("all {count} games of it are started"), count=assignment.games,
             )
         number = started + 1
         return play.game_create(

@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.arena import owners
 from games.models import ApiKey, Classroom, Student
@@ -81,6 +82,7 @@ def caller_for_key(key: str) -> Caller:
     same = hmac.compare_digest(stored, digest(key))
     if row is None or not same or row.revoked_at is not None:
         raise ServiceError(
-            ServiceCode.INVALID_API_KEY, "this API key is not valid (wrong or revoked)"
+            ServiceCode.INVALID_API_KEY,
+            gettext_noop("this API key is not valid (wrong or revoked)"),
         )
     return Caller(key_id=row.id, role=row.role, classroom=row.classroom, student=row.student)

@@ -10,6 +10,7 @@ limit an operator raised.
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from games.models import Classroom
 from games.play.errors import ServiceCode, ServiceError
@@ -36,6 +37,9 @@ def quota_check_teacher(*, classroom: Classroom, quota: Mapping[str, int]) -> No
         ceilings = ", ".join(f"{f} {max(now[f], defaults[f])}" for f in raised)
         raise ServiceError(
             ServiceCode.QUOTA_ABOVE_DEFAULT,
-            f"a teacher may lower the quota, not raise it above the default ({ceilings}); "
-            "ask the service's operator for more",
+            gettext_noop(
+                "a teacher may lower the quota, not raise it above the default ({ceilings}); "
+                "ask the service's operator for more"
+            ),
+            ceilings=ceilings,
         )

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Avg, Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.classrooms.keys import key_issue, keys_revoke
 from games.classrooms.quotas import quota_check_teacher
@@ -65,7 +66,9 @@ def classroom_create(*, name: str) -> Opened:
                 return Opened(classroom=classroom, teacher_key=key_issue(classroom_id=classroom.id))
         except IntegrityError:
             continue
-    raise ServiceError(ServiceCode.SERVER_ERROR, "no free join code was found; try again")
+    raise ServiceError(
+        ServiceCode.SERVER_ERROR, gettext_noop("no free join code was found; try again")
+    )
 
 
 def classroom_join(*, join_code: str, name: str) -> Joined:
@@ -75,10 +78,11 @@ def classroom_join(*, join_code: str, name: str) -> Joined:
     second (``name_taken``), under concurrent joins too."""
     classroom = Classroom.objects.filter(join_code=normalise_code(join_code)).first()
     if classroom is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no classroom has this join code")
+        raise ServiceError(ServiceCode.NOT_FOUND, gettext_noop("no classroom has this join code"))
     if classroom.joining == Classroom.Joining.CLOSED:
         raise ServiceError(
-            ServiceCode.JOINING_CLOSED, "the teacher has closed joining this classroom for now"
+            ServiceCode.JOINING_CLOSED,
+            gettext_noop("the teacher has closed joining this classroom for now"),
         )
     try:
         with transaction.atomic():
@@ -88,7 +92,9 @@ def classroom_join(*, join_code: str, name: str) -> Joined:
             key = key_issue(classroom_id=classroom.id, student_id=student.id)
     except IntegrityError:
         raise ServiceError(
-            ServiceCode.NAME_TAKEN, f"the name {name!r} is taken in this classroom: choose another"
+            ServiceCode.NAME_TAKEN,
+            gettext_noop("the name {name!r} is taken in this classroom: choose another"),
+            name=name,
         ) from None
     return Joined(classroom=classroom, student=student, api_key=key)
 
@@ -118,13 +124,17 @@ def classroom_new_code(*, classroom: Classroom) -> Classroom:
                 return classroom
         except IntegrityError:
             continue
-    raise ServiceError(ServiceCode.SERVER_ERROR, "no free join code was found; try again")
+    raise ServiceError(
+        ServiceCode.SERVER_ERROR, gettext_noop("no free join code was found; try again")
+    )
 
 
 def _student(classroom: Classroom, student_id: uuid.UUID) -> Student:
     student = Student.objects.filter(classroom=classroom, pk=student_id).first()
     if student is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no student with this id in this classroom")
+        raise ServiceError(
+            ServiceCode.NOT_FOUND, gettext_noop("no student with this id in this classroom")
+        )
     return student
 
 

@@ -32,10 +32,12 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from django.conf import settings
 from django.db import transaction
 from django.db.models.functions import Now
+from django.utils.translation import gettext_noop
 from standardwebhooks.webhooks import Webhook as Signer
 
 from games.models import Delivery
 from games.observe.metrics import WEBHOOK_DELIVERIES
+from scoring.errors import Worded
 
 TIMEOUT_SECONDS = 5
 # The waits before each retry: the first within 30 seconds, then growing, for 31 hours in
@@ -54,8 +56,12 @@ log = logging.getLogger("games.hooks")
 ANSWER_BYTES = 65_536
 
 
-class NotAllowed(ValueError):
-    """A target that resolves to no public address (and private ones are not allowed)."""
+class NotAllowed(Worded, ValueError):
+    """A target that resolves to no public address (and private ones are not allowed); its
+    ``message`` is marked for translation, with its fields (``scoring.errors.Worded``)."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message, None, params)
 
 
 # IPv6 prefixes whose last 32 bits are an IPv4 address that the traffic reaches: NAT64's
@@ -87,13 +93,16 @@ def check_addresses(host: str, addresses: Iterable[str]) -> None:
         return
     for address in addresses:
         if not is_public(address):
-            raise NotAllowed(f"the host {host!r} resolves to a non-public address ({address})")
+            raise NotAllowed(
+                gettext_noop("the host {host!r} resolves to a non-public address ({address})"),
+                host=host, address=address,
+            )
 
 
 def _target(url: str) -> tuple[str, int]:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise NotAllowed("the URL must be http:// or https:// with a host")
+        raise NotAllowed(gettext_noop("the URL must be http:// or https:// with a host"))
     return parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
 
 
@@ -106,9 +115,14 @@ def public_address(url: str) -> tuple[str, int]:
     try:
         found = lookup.result(timeout=LOOKUP_SECONDS)
     except LookupTimeout:
-        raise NotAllowed(f"the host {host!r} did not resolve within {LOOKUP_SECONDS} s") from None
+        raise NotAllowed(
+            gettext_noop("the host {host!r} did not resolve within {seconds} s"),
+            host=host, seconds=LOOKUP_SECONDS,
+        ) from None
     except (OSError, UnicodeError) as error:
-        raise NotAllowed(f"the host {host!r} cannot be resolved") from error
+        raise NotAllowed(
+            gettext_noop("the host {host!r} cannot be resolved"), host=host
+        ) from error
     addresses = [str(info[4][0]) for info in found]  # IPv4 and IPv6 addresses: strings
     check_addresses(host, addresses)
     return addresses[0], port

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.hooks.sending import NotAllowed, public_address
 from games.models import ApiKey, Delivery, Game, Player, Webhook
@@ -38,12 +39,16 @@ def webhook_register(*, key_id: int, url: str, events: Sequence[str]) -> Webhook
     key = _key_of(key_id)
     teacher_only = sorted(set(events) & TEACHER_EVENTS)
     if teacher_only and key.role != ApiKey.Role.TEACHER:
-        raise ServiceError(ProblemCode.INVALID, f"only a teacher's key receives {teacher_only[0]}",
-                        field="events")
+        raise ServiceError(
+            ProblemCode.INVALID, gettext_noop("only a teacher's key receives {event}"),
+            field="events", event=teacher_only[0],
+        )
     try:
         public_address(url)
     except NotAllowed as refused:
-        raise ServiceError(ServiceCode.URL_NOT_ALLOWED, str(refused), field="url") from None
+        raise ServiceError(
+            ServiceCode.URL_NOT_ALLOWED, refused.message, field="url", **refused.params
+        ) from None
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
     with transaction.atomic():
         # The key's row is locked, so that registrations racing each other count in turn.
@@ -51,7 +56,10 @@ def webhook_register(*, key_id: int, url: str, events: Sequence[str]) -> Webhook
         if Webhook.objects.filter(api_key=key).count() >= MOST_PER_KEY:
             raise ServiceError(
                 ServiceCode.TOO_MANY_WEBHOOKS,
-                f"a key holds at most {MOST_PER_KEY} webhooks: delete one to register another",
+                gettext_noop(
+                    "a key holds at most {most} webhooks: delete one to register another"
+                ),
+                most=MOST_PER_KEY,
             )
         return Webhook.objects.create(api_key=key, url=url, events=list(dict.fromkeys(events)),
                                       secret=secret)
@@ -64,7 +72,9 @@ def webhooks_of(*, key_id: int) -> list[Webhook]:
 def webhook_of(*, key_id: int, webhook_id: uuid.UUID) -> Webhook:
     webhook = Webhook.objects.filter(api_key=_key_of(key_id), pk=webhook_id).first()
     if webhook is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no webhook of this key has this id")
+        raise ServiceError(
+            ServiceCode.NOT_FOUND, gettext_noop("no webhook of this key has this id")
+        )
     return webhook
 
 

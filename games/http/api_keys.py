@@ -19,11 +19,13 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext
 
 from games.classrooms.keys import caller_for_key
 from games.http.codes import HttpCode
 from games.http.limits import failure_record, failures_wait
 from games.http.problems import problem_response
+from games.http.translation import said
 from games.play.errors import ServiceCode, ServiceError
 
 FAILED_CODES = {ServiceCode.INVALID_TOKEN, ServiceCode.INVALID_API_KEY}
@@ -41,8 +43,9 @@ def locked_out(request: HttpRequest) -> HttpResponse | None:
         return None
     response = problem_response(
         HttpCode.THROTTLED,
-        "too many wrong keys, tokens or join codes from this address; "
-        f"retry in {int(wait) + 1} s",
+        gettext(
+            "too many wrong keys, tokens or join codes from this address; retry in {seconds} s"
+        ).format(seconds=int(wait) + 1),
     )
     response["Retry-After"] = str(int(wait) + 1)
     return response
@@ -64,7 +67,7 @@ class ApiKeyMiddleware(MiddlewareMixin):
             request.caller = caller_for_key(key.strip())  # type: ignore[attr-defined]  # the request's own, read by games.http.auth
         except ServiceError as refused:
             failure_record(request)
-            response = problem_response(refused.code, refused.detail)
+            response = problem_response(refused.code, said(refused))
             response["WWW-Authenticate"] = 'ApiKey header="X-API-Key"'
             return response
         return None

@@ -1,6 +1,7 @@
 """Moves carry the moving seat's token as ``Authorization: Bearer <token>``."""
 
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -20,14 +21,14 @@ class SeatTokenAuthentication(BaseAuthentication):
             return None
         if parts[0].lower() != b"bearer" or len(parts) != 2:
             raise AuthenticationFailed(
-                "the Authorization header must be 'Bearer <seat token>'",
+                gettext("the Authorization header must be 'Bearer <seat token>'"),
                 code=ServiceCode.INVALID_TOKEN
             )
         try:
             return None, parts[1].decode("ascii")
         except UnicodeDecodeError:
             raise AuthenticationFailed(
-                "the seat token is not valid", code=ServiceCode.INVALID_TOKEN
+                gettext("the seat token is not valid"), code=ServiceCode.INVALID_TOKEN
             ) from None
 
     def authenticate_header(self, request: Request) -> str:

@@ -7,6 +7,7 @@ from enum import StrEnum, unique
 
 from games.play.errors import ServiceCode
 from scoring import ProblemCode
+from scoring.errors import Worded
 
 
 @unique
@@ -36,15 +37,14 @@ CODE_ENUMS: tuple[type[ProblemCode], type[ServiceCode], type[HttpCode]] = (
 )
 
 
-class Refused(Exception):
+class Refused(Worded):
     """A refusal the HTTP layer decides itself (a permission class's), with any code: it is
-    answered as a problem document like a service's refusal (``problems.exception_handler``)."""
+    answered as a problem document like a service's refusal (``problems.exception_handler``),
+    its ``message`` in the request's language (``scoring.errors.Worded``)."""
 
-    def __init__(self, code: Code, detail: str) -> None:
-        super().__init__(detail)
+    def __init__(self, code: Code, message: str, **params: object) -> None:
+        super().__init__(message, None, params)
         self.code = code
-        self.detail = detail
-        self.field: str | None = None
 
     def __repr__(self) -> str:
         return f"Refused({str(self.code)!r}, {self.detail!r})"

@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext_noop
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -42,7 +43,7 @@ class Refusing(BasePermission):
     (DRF makes one instance per request, so they are this request's)."""
 
     code: Code = HttpCode.FORBIDDEN
-    message = "this request is not allowed"
+    message = gettext_noop("this request is not allowed")
 
     def refuse(self, code: Code, detail: str) -> bool:
         """False, keeping the refusal's code and detail for DRF to hand to the view."""
@@ -78,8 +79,8 @@ class ProblemRefusals(APIView):
 class ClassroomMember(Refusing):
     """A key of the classroom named by the path (``pk``): its teacher's or a student's."""
 
-    no_key = "this path needs an X-API-Key of the classroom"
-    other_key = "this key is not one of this classroom's"
+    no_key = gettext_noop("this path needs an X-API-Key of the classroom")
+    other_key = gettext_noop("this key is not one of this classroom's")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not self.applies(request, view):
@@ -91,7 +92,7 @@ class ClassroomMember(Refusing):
         if caller.classroom.id != classroom_id:
             # Whether the classroom exists is told only to a key of some classroom.
             if not Classroom.objects.filter(pk=classroom_id).exists():
-                return self.refuse(ServiceCode.NOT_FOUND, "no classroom with this id")
+                return self.refuse(ServiceCode.NOT_FOUND, gettext_noop("no classroom with this id"))
             return self.refuse(HttpCode.FORBIDDEN, self.other_key)
         return self.has_role(caller)
 
@@ -102,13 +103,13 @@ class ClassroomMember(Refusing):
 class TeacherOfClassroom(ClassroomMember):
     """The classroom's teacher key."""
 
-    no_key = "this path needs the classroom's teacher key in X-API-Key"
-    other_key = "this key is not the teacher key of this classroom"
+    no_key = gettext_noop("this path needs the classroom's teacher key in X-API-Key")
+    other_key = gettext_noop("this key is not the teacher key of this classroom")
 
     def has_role(self, caller: Caller) -> bool:
         if not caller.is_teacher:
             return self.refuse(
-                HttpCode.FORBIDDEN, "only the classroom's teacher key may do this"
+                HttpCode.FORBIDDEN, gettext_noop("only the classroom's teacher key may do this")
             )
         return True
 
@@ -119,7 +120,8 @@ class StudentOfClassroom(ClassroomMember):
     def has_role(self, caller: Caller) -> bool:
         if caller.student is None:
             return self.refuse(
-                HttpCode.FORBIDDEN, "only a student of the classroom starts its games"
+                HttpCode.FORBIDDEN,
+                gettext_noop("only a student of the classroom starts its games"),
             )
         return True
 
@@ -165,7 +167,7 @@ class CancelsTournament(ClassroomMember):
 class KeyHolder(Refusing):
     """Any valid ``X-API-Key``: what owns webhooks."""
 
-    no_key = "webhooks belong to an API key: send X-API-Key"
+    no_key = gettext_noop("webhooks belong to an API key: send X-API-Key")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not self.applies(request, view) or caller_of(request) is not None:
@@ -176,7 +178,7 @@ class KeyHolder(Refusing):
 class AnyKey(KeyHolder):
     """Any valid ``X-API-Key``: what asks who the key is."""
 
-    no_key = "send an API key in X-API-Key"
+    no_key = gettext_noop("send an API key in X-API-Key")
 
 
 def viewer_of(request: Request | HttpRequest) -> Viewer:
@@ -203,7 +205,7 @@ class MaySeeGame(Refusing):
         game: Private = obj
         if may_see(game, viewer_of(request)):
             return True
-        return self.refuse(ServiceCode.NOT_FOUND, "no game with this id")
+        return self.refuse(ServiceCode.NOT_FOUND, gettext_noop("no game with this id"))
 
 
 def require_may_see(request: HttpRequest, game: Private) -> None:
@@ -222,4 +224,6 @@ class Operator(Refusing):
         given = request.META.get("HTTP_AUTHORIZATION") or ""
         if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
             return True
-        return self.refuse(ServiceCode.NOT_AUTHENTICATED, "send Authorization: Bearer <token>")
+        return self.refuse(
+            ServiceCode.NOT_AUTHENTICATED, gettext_noop("send Authorization: Bearer <token>")
+        )

@@ -10,6 +10,7 @@ import psycopg
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db.utils import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from games.http.codes import CODE_ENUMS, Code, HttpCode, Refused
+from games.http.translation import said
 from games.play.errors import ServiceCode, ServiceError
 from games.play.strategy import RETRY_AFTER as STRATEGY_RETRY_AFTER
 from scoring import ProblemCode, RuleError
@@ -36,26 +38,33 @@ class ProblemType:
     retry_after: int | None = None
 
 
-# The title of each status; a code whose status title would mislead names its own.
+# The title of each status; a code whose status title would mislead names its own. Titles
+# are English here (and in docs/errors.md) and in the request's language in answers.
 _TITLE_OF_STATUS = {
-    400: "Bad request",
-    401: "Not authenticated",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    408: "Request timeout",
-    409: "Move not allowed",
-    412: "Version mismatch",
-    413: "Request too large",
-    415: "Unsupported media type",
-    416: "Range not satisfiable",
-    422: "Idempotency key reused",
-    429: "Too many requests",
-    431: "Request header fields too large",
-    500: "Server error",
-    503: "Service unavailable",
+    400: gettext_noop("Bad request"),
+    401: gettext_noop("Not authenticated"),
+    403: gettext_noop("Forbidden"),
+    404: gettext_noop("Not found"),
+    405: gettext_noop("Method not allowed"),
+    406: gettext_noop("Not acceptable"),
+    408: gettext_noop("Request timeout"),
+    409: gettext_noop("Move not allowed"),
+    412: gettext_noop("Version mismatch"),
+    413: gettext_noop("Request too large"),
+    415: gettext_noop("Unsupported media type"),
+    416: gettext_noop("Range not satisfiable"),
+    422: gettext_noop("Idempotency key reused"),
+    429: gettext_noop("Too many requests"),
+    431: gettext_noop("Request header fields too large"),
+    500: gettext_noop("Server error"),
+    503: gettext_noop("Service unavailable"),
 }
+
+
+def title_of_status(status: int) -> str:
+    """The (English, marked) title of a status, for a refusal made below the API's views: a
+    status without one of its own is a bad request or a server error."""
+    return _TITLE_OF_STATUS.get(status) or _TITLE_OF_STATUS[500 if status >= 500 else 400]
 
 
 def _type(status: int, title: str | None = None, retry_after: int | None = None) -> ProblemType:
@@ -75,14 +84,14 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     ProblemCode.UNKNOWN_CATEGORY: _type(400),
     ProblemCode.UNKNOWN_RULESET: _type(400),
     ProblemCode.INVALID_DICE: _type(400),
-    ServiceCode.URL_NOT_ALLOWED: _type(400, "URL not allowed"),
-    ServiceCode.TOO_MANY_WEBHOOKS: _type(400, "Too many webhooks"),
-    ServiceCode.TOURNAMENT_TOO_LARGE: _type(400, "Tournament too large"),
+    ServiceCode.URL_NOT_ALLOWED: _type(400, gettext_noop("URL not allowed")),
+    ServiceCode.TOO_MANY_WEBHOOKS: _type(400, gettext_noop("Too many webhooks")),
+    ServiceCode.TOURNAMENT_TOO_LARGE: _type(400, gettext_noop("Tournament too large")),
     ServiceCode.NOT_AUTHENTICATED: _type(401),
     ServiceCode.INVALID_TOKEN: _type(401),
     ServiceCode.INVALID_API_KEY: _type(401),
     HttpCode.FORBIDDEN: _type(403),
-    ServiceCode.QUOTA_ABOVE_DEFAULT: _type(403, "Quota above the default"),
+    ServiceCode.QUOTA_ABOVE_DEFAULT: _type(403, gettext_noop("Quota above the default")),
     ServiceCode.NOT_FOUND: _type(404),
     HttpCode.METHOD_NOT_ALLOWED: _type(405),
     HttpCode.NOT_ACCEPTABLE: _type(406),
@@ -97,20 +106,20 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     ProblemCode.BANK_TOO_LOW: _type(409),
     ProblemCode.GAME_FULL: _type(409),
     ProblemCode.TOO_MANY_HOLDS: _type(409),
-    ServiceCode.ANALYSIS_UNAVAILABLE: _type(409, "Analysis not available"),
+    ServiceCode.ANALYSIS_UNAVAILABLE: _type(409, gettext_noop("Analysis not available")),
     ServiceCode.NAME_TAKEN: _type(409),
-    ServiceCode.JOINING_CLOSED: _type(409, "Joining closed"),
-    ServiceCode.ASSIGNMENT_NOT_OPEN: _type(409, "Assignment not open"),
-    ServiceCode.ASSIGNMENT_COMPLETE: _type(409, "Assignment complete"),
-    ServiceCode.TOURNAMENT_OVER: _type(409, "Tournament over"),
-    ServiceCode.TOO_MANY_BOTS: _type(409, "Too many bots"),
+    ServiceCode.JOINING_CLOSED: _type(409, gettext_noop("Joining closed")),
+    ServiceCode.ASSIGNMENT_NOT_OPEN: _type(409, gettext_noop("Assignment not open")),
+    ServiceCode.ASSIGNMENT_COMPLETE: _type(409, gettext_noop("Assignment complete")),
+    ServiceCode.TOURNAMENT_OVER: _type(409, gettext_noop("Tournament over")),
+    ServiceCode.TOO_MANY_BOTS: _type(409, gettext_noop("Too many bots")),
     ServiceCode.VERSION_MISMATCH: _type(412),
     HttpCode.REQUEST_TOO_LARGE: _type(413),
     HttpCode.UNSUPPORTED_MEDIA_TYPE: _type(415),
     HttpCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
     ServiceCode.IDEMPOTENCY_KEY_REUSED: _type(422),
     HttpCode.THROTTLED: _type(429),
-    ServiceCode.TOO_MANY_STREAMS: _type(429, "Too many streams", retry_after=15),
+    ServiceCode.TOO_MANY_STREAMS: _type(429, gettext_noop("Too many streams"), retry_after=15),
     HttpCode.HEADERS_TOO_LARGE: _type(431),  # the server's own (games.serving.protocol)
     ServiceCode.SERVER_ERROR: _type(500),
     HttpCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
@@ -179,10 +188,12 @@ def problem_type(code: Code) -> ProblemType:
 def problem(
     code: Code, detail: str, errors: list[FieldErrorBody] | None = None
 ) -> ProblemBody:
+    """The document of a refusal: ``detail`` (and each error's) already in the request's
+    language (``games.http.translation``), the title put in it here."""
     kind = problem_type(code)
     body: ProblemBody = {
         "type": f"urn:dice-games:problem:{code}",
-        "title": kind.title,
+        "title": gettext(kind.title),
         "status": kind.status,
         "detail": detail,
         "code": str(code),  # the plain string: bodies are rendered as JSON and as YAML
@@ -233,23 +244,27 @@ def _body_for(exc: BaseException | None) -> ProblemBody | None:
     if isinstance(exc, DATABASE_ERRORS):
         logger.warning("database unavailable: %s", str(exc).strip() or type(exc).__name__)
         return problem(
-            HttpCode.DATABASE_UNAVAILABLE, "the database cannot be reached; try again soon"
+            HttpCode.DATABASE_UNAVAILABLE,
+            gettext("the database cannot be reached; try again soon"),
         )
     if isinstance(exc, RuleError | ServiceError | Refused):
+        detail = said(exc)
         fault: list[FieldErrorBody] | None = None
         if exc.field:
-            fault = [{"field": exc.field, "code": str(exc.code), "detail": exc.detail}]
-        return problem(exc.code, exc.detail, fault)
+            fault = [{"field": exc.field, "code": str(exc.code), "detail": detail}]
+        return problem(exc.code, detail, fault)
     if isinstance(exc, exceptions.ValidationError):
         return _invalid(_field_errors(exc.detail))
     if isinstance(exc, Http404):
-        return problem(ServiceCode.NOT_FOUND, "not found")
+        return problem(ServiceCode.NOT_FOUND, gettext("not found"))
     if isinstance(exc, RecursionError):
-        return problem(HttpCode.PARSE_ERROR, "the JSON is nested too deeply")
+        return problem(HttpCode.PARSE_ERROR, gettext("the JSON is nested too deeply"))
     if isinstance(exc, RequestDataTooBig):
-        return problem(HttpCode.REQUEST_TOO_LARGE, "the request body is too large")
+        return problem(HttpCode.REQUEST_TOO_LARGE, gettext("the request body is too large"))
     if isinstance(exc, SuspiciousOperation):
-        return problem(ProblemCode.INVALID, f"the request was refused: {exc}")
+        return problem(
+            ProblemCode.INVALID, gettext("the request was refused: {reason}").format(reason=exc)
+        )
     if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
         # DRF's own refusals (its default codes) are ``not_authenticated``; ours name theirs.
         given = exc.get_codes()
@@ -268,10 +283,14 @@ def _invalid(errors: list[FieldErrorBody]) -> ProblemBody:
         ProblemCode.INVALID,
     )
     shown, more = errors[:MOST_ERRORS_SHOWN], len(errors) - MOST_ERRORS_SHOWN
-    detail = "; ".join(f"{e['field']}: {e['detail']}" for e in shown)
+    detail = "; ".join(
+        gettext("{field}: {detail}").format(field=e["field"], detail=e["detail"]) for e in shown
+    )
     body = problem(code, detail, shown)
     if more > 0:
-        body["detail"] += f"; and {more} more"
+        body["detail"] += ngettext("; and {count} more", "; and {count} more", more).format(
+            count=more
+        )
         body["more_errors"] = more
     return body
 
@@ -299,7 +318,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if body is None:
         logger.error("unexpected error", exc_info=exc)
         body = problem(
-            ServiceCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
+            ServiceCode.SERVER_ERROR, gettext("the server failed to answer; the failure is logged")
         )
     set_rollback()
     headers = problem_headers(body)
@@ -322,7 +341,9 @@ def not_found(
 ) -> JsonResponse:
     return problem_response(
         ServiceCode.NOT_FOUND,
-        f"nothing at {request.path}; the API's paths end with a slash (see /api/v1/docs/)",
+        gettext(
+            "nothing at {path}; the API's paths end with a slash (see /api/v1/docs/)"
+        ).format(path=request.path),
     )
 
 
@@ -334,15 +355,17 @@ def server_error(request: HttpRequest) -> JsonResponse:
     if body is not None and body["code"] == HttpCode.DATABASE_UNAVAILABLE:
         return problem_response(HttpCode.DATABASE_UNAVAILABLE, body["detail"])
     return problem_response(
-        ServiceCode.SERVER_ERROR, "the server failed to answer; the failure is logged"
+        ServiceCode.SERVER_ERROR, gettext("the server failed to answer; the failure is logged")
     )
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     if isinstance(exception, RequestDataTooBig):
-        return problem_response(HttpCode.REQUEST_TOO_LARGE, "the request body is too large")
-    return problem_response(ProblemCode.INVALID, "the request was refused as malformed")
+        return problem_response(
+            HttpCode.REQUEST_TOO_LARGE, gettext("the request body is too large")
+        )
+    return problem_response(ProblemCode.INVALID, gettext("the request was refused as malformed"))
 
 
 def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return problem_response(HttpCode.FORBIDDEN, "this request is not allowed")
+    return problem_response(HttpCode.FORBIDDEN, gettext("this request is not allowed"))

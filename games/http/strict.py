@@ -17,6 +17,7 @@ listing every one.
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
@@ -30,7 +31,13 @@ class StrictSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, Mapping) and self.parent is None:
             raise serializers.ValidationError(
-                {"body": [ErrorDetail("the body must be a JSON object", code=ProblemCode.INVALID)]}
+                {
+                    "body": [
+                        ErrorDetail(
+                            gettext("the body must be a JSON object"), code=ProblemCode.INVALID
+                        )
+                    ]
+                }
             )
         if isinstance(data, Mapping):
             unknown = [name for name in data if name not in self.fields]
@@ -38,7 +45,10 @@ class StrictSerializer(serializers.Serializer):
                 raise serializers.ValidationError(
                     {
                         str(name): [
-                            ErrorDetail(f"unknown field {name!r}", code=HttpCode.UNKNOWN_FIELD)
+                            ErrorDetail(
+                                gettext("unknown field {name!r}").format(name=name),
+                                code=HttpCode.UNKNOWN_FIELD,
+                            )
                         ]
                         for name in unknown
                     }
@@ -111,17 +121,25 @@ def check_bounds(data: Any) -> None:
         value, depth = pending.pop()
         if isinstance(value, dict):
             if len(value) > MOST_NAMES:
-                _refuse(f"an object holds at most {MOST_NAMES} names, not {len(value)}")
+                _refuse(
+                    gettext("an object holds at most {most} names, not {count}").format(
+                        most=MOST_NAMES, count=len(value)
+                    )
+                )
             members: Any = value.values()
         elif isinstance(value, list):
             members = value
         else:
             continue
         if depth > MOST_DEPTH:
-            _refuse(f"a body nests at most {MOST_DEPTH} objects and lists deep")
+            _refuse(
+                gettext("a body nests at most {most} objects and lists deep").format(
+                    most=MOST_DEPTH
+                )
+            )
         values += len(members)
         if values > MOST_VALUES:
-            _refuse(f"a body holds at most {MOST_VALUES} values")
+            _refuse(gettext("a body holds at most {most} values").format(most=MOST_VALUES))
         pending.extend((member, depth + 1) for member in members if isinstance(member, dict | list))
 
 

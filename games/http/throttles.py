@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
@@ -225,8 +226,10 @@ class ComputerBudget:
 def _refusal(wait: float) -> Throttled:
     return Throttled(
         wait=wait,
-        detail="the computer seats' moves your requests had played are over their budget; "
-        f"more is available in {math.ceil(wait)} seconds",
+        detail=gettext(
+            "the computer seats' moves your requests had played are over their budget; "
+            "more is available in {seconds} seconds"
+        ).format(seconds=math.ceil(wait)),
     )
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from games.models import Game
 from games.play.errors import ServiceError
@@ -43,12 +44,14 @@ class Hint:
 
 def game_hint(game: Game) -> Hint:
     if game.status != GameStatus.ACTIVE:
-        raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
+        raise ServiceError(
+            ProblemCode.GAME_NOT_ACTIVE, gettext_noop("the game is {status}"), status=game.status
+        )
     ruleset = get_ruleset(game.ruleset)
     view = game.view()
     seat = view.current_seat
     if seat is None:  # an active game always has a seat to move
-        raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, "no seat is to move")
+        raise ServiceError(ProblemCode.GAME_NOT_ACTIVE, gettext_noop("no seat is to move"))
     family = family_of(ruleset)
     if family.solved(ruleset):
         options = ruleset.validate_options(game.options)

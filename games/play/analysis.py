@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from games.models import Event, Game, Player
 from games.play.errors import ServiceCode, ServiceError
@@ -23,6 +24,7 @@ from games.play.privacy import Viewer, private_game, require_visible
 from games.play.strategy import table_load
 from scoring import RULESETS, family_of, get_ruleset
 from scoring.boxgames.strategy.analysis import Analysis
+from scoring.errors import Words
 from scoring.tenthousand.strategy.analysis import TenThousandAnalysis
 
 Seats = Literal["persons", "all"]
@@ -49,7 +51,7 @@ def analysable_game(game: Game) -> bool:
     return analysable(game.ruleset) and _refusal(game) is None
 
 
-def _refusal(game: Game) -> str | None:
+def _refusal(game: Game) -> Words | None:
     ruleset = get_ruleset(game.ruleset)
     return family_of(ruleset).analysis_refusal(ruleset, game.state)
 
@@ -66,17 +68,20 @@ def game_analysis(
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, gettext_noop("no game with this id"))
     require_visible(private_game(game), viewer or Viewer())
     if not analysable(game.ruleset):
         known = ", ".join(ruleset for ruleset in RULESETS if analysable(ruleset))
         raise ServiceError(
             ServiceCode.ANALYSIS_UNAVAILABLE,
-            f"{game.ruleset} games cannot be analysed: analysis is available for {known}",
+            gettext_noop("{game} games cannot be analysed: analysis is available for {known}"),
+            game=get_ruleset(game.ruleset).name, known=known,
         )
     refusal = _refusal(game)
     if refusal is not None:
-        raise ServiceError(ServiceCode.ANALYSIS_UNAVAILABLE, refusal)
+        raise ServiceError(
+            ServiceCode.ANALYSIS_UNAVAILABLE, refusal.message, field=None, **refusal.params
+        )
     # The table is loaded, or the answer is 503 strategy_unavailable: never built here.
     table_load(ruleset=get_ruleset(game.ruleset), options=game.options)
     players = list(Player.objects.filter(game=game).order_by("seat"))

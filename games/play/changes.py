@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.db import gamestore
 from games.db.clock import db_now
@@ -74,7 +75,7 @@ def check_not_due(game: Game, now: dt.datetime) -> None:
     if game.due_at is not None and now >= game.due_at:
         raise ServiceError(
             ProblemCode.GAME_NOT_ACTIVE,
-            "the assignment of this game is closed: it can no longer be played"
+            gettext_noop("the assignment of this game is closed: it can no longer be played"),
         )
 
 
@@ -82,7 +83,7 @@ def game_at_hand(game_id: Any) -> gamestore.GameAtHand:
     """The game, locked until the change commits, and its seats; ``not_found`` if none."""
     found = gamestore.game_lock(game_id)
     if found is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, gettext_noop("no game with this id"))
     return found
 
 

@@ -6,6 +6,7 @@ status (``games.http.problems``)."""
 from enum import StrEnum, unique
 
 from scoring import ProblemCode, RuleError
+from scoring.errors import Worded
 
 
 @unique
@@ -35,18 +36,23 @@ class ServiceCode(StrEnum):
     TOO_MANY_STREAMS = "too_many_streams"
 
 
-class ServiceError(Exception):
+class ServiceError(Worded):
     """A service's refusal, with one of the contract's codes (``not_found``,
     ``invalid_token``...); ``field`` names the input at fault, if any. Not a ``RuleError``:
-    the rules' refusals are the engine's, and code that catches one means the engine's."""
+    the rules' refusals are the engine's, and code that catches one means the engine's.
+    ``message`` is marked for translation (``gettext_noop``) and takes ``params``' values in
+    its named fields, as a rule's refusal does (``scoring.errors.Worded``)."""
 
     def __init__(
-        self, code: ServiceCode | ProblemCode, detail: str, *, field: str | None = None
+        self,
+        code: ServiceCode | ProblemCode,
+        message: str,
+        *,
+        field: str | None = None,
+        **params: object,
     ) -> None:
-        super().__init__(detail)
+        super().__init__(message, field, params)
         self.code = code
-        self.detail = detail
-        self.field = field
 
     def __repr__(self) -> str:
         return f"ServiceError({str(self.code)!r}, {self.detail!r})"

@@ -22,6 +22,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext_noop
 
 from games.models import Game, Player
 from games.play.errors import ServiceCode, ServiceError
@@ -48,7 +49,7 @@ def seat_for_token(players: Iterable[Player], token: str | None) -> Player:
     if not token:
         raise ServiceError(
             ServiceCode.NOT_AUTHENTICATED,
-            "moves need the header 'Authorization: Bearer <seat token>'"
+            gettext_noop("moves need the header 'Authorization: Bearer <seat token>'"),
         )
     digest = hash_token(token)
     found = None
@@ -56,7 +57,9 @@ def seat_for_token(players: Iterable[Player], token: str | None) -> Player:
         if player.token_hash and hmac.compare_digest(player.token_hash, digest):
             found = player
     if found is None:
-        raise ServiceError(ServiceCode.INVALID_TOKEN, "this token belongs to no seat of this game")
+        raise ServiceError(
+            ServiceCode.INVALID_TOKEN, gettext_noop("this token belongs to no seat of this game")
+        )
     return found
 
 
@@ -130,4 +133,4 @@ def may_see(game: Private, viewer: Viewer) -> bool:
 def require_visible(game: Private, viewer: Viewer) -> None:
     """``not_found`` unless ``viewer`` may see the game (``may_see``)."""
     if not may_see(game, viewer):
-        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, gettext_noop("no game with this id"))

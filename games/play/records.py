@@ -4,6 +4,8 @@ anyone can check, and the check itself (``scoring.records``, free of the databas
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from games.models import Event, Game, Player
 from games.play.errors import ServiceCode, ServiceError
 from scoring.records import Verdict, verify
@@ -22,7 +24,7 @@ def game_record(*, game_id: Any) -> GameRecord:
     """The game with its seats and its whole log, in three queries; ``not_found`` if none."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, gettext_noop("no game with this id"))
     players = list(Player.objects.filter(game=game).order_by("seat"))
     events = list(Event.objects.filter(game=game).order_by("seq"))
     return GameRecord(game=game, players=players, events=events)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from games.db import gamestore
 from games.hooks import services as hooks
@@ -227,19 +228,20 @@ def _play(
             if first.fingerprint != fingerprint:
                 raise ServiceError(
                     ServiceCode.IDEMPOTENCY_KEY_REUSED,
-                    "this Idempotency-Key was used for a different request",
+                    gettext_noop("this Idempotency-Key was used for a different request"),
                 )
             replayed_game, replayed_players = replays.restore(first.snapshot)
             return Played(game=replayed_game, players=replayed_players, replayed=True), None
     if if_match is not None and if_match != game.version:
         raise ServiceError(
             ServiceCode.VERSION_MISMATCH,
-            f"the game is at version {game.version}, not {if_match}"
+            gettext_noop("the game is at version {version}, not {given}"),
+            version=game.version, given=if_match,
         )
     if isinstance(command, TURN_MOVES) and changes.out_of_time(game, at_hand.now):
         raise ServiceError(
             ProblemCode.NOT_YOUR_TURN,
-            "the time for this move ran out: the turn is played for you"
+            gettext_noop("the time for this move ran out: the turn is played for you"),
         )
     _computers_may_play(players, computers_may_play)
     outcome = changes.match_of(game, players).play(
@@ -331,7 +333,8 @@ def _check_computers(ruleset_id: str, players: Sequence[Seat]) -> None:
         if p.computer is not None and p.computer not in levels:
             raise ServiceError(
                 ProblemCode.INVALID,
-                f"{ruleset_id} computer players are: {', '.join(levels)}",
+                gettext_noop("{game} computer players are: {levels}"),
+                game=get_ruleset(ruleset_id).name, levels=", ".join(levels),
                 field=f"players.{seat}.computer",
             )
 

@@ -22,12 +22,14 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext_noop
 
 from games.models import Game, Player
 from games.play.errors import ServiceCode, ServiceError
 from games.work import tables
 from scoring import RuleError, Ruleset, family_of, get_ruleset
 from scoring.boxgames.strategy import StaleTable, Strategy, load_strategy
+from scoring.errors import Words
 from scoring.tenthousand.strategy.tables import SolvedTables, load_tables
 
 logger = logging.getLogger(__name__)
@@ -43,11 +45,14 @@ TEN_THOUSAND = "ten-thousand"
 
 # What the 503 adds, by what came of asking for the table.
 _NOT_QUEUED = {
-    tables.Asked.LIMITED: (
-        "; this client has asked for as many new tables as it may this hour, so it is not "
-        "queued: ask for one the service has (see docs/operations.md, strategy tables)"
+    tables.Asked.LIMITED: gettext_noop(
+        "{what} is not built; this client has asked for as many new tables as it may this "
+        "hour, so it is not queued: ask for one the service has (see docs/operations.md, "
+        "strategy tables)"
     ),
-    tables.Asked.BUSY: "; many tables wait for a build already, so it is not queued yet",
+    tables.Asked.BUSY: gettext_noop(
+        "{what} is not built; many tables wait for a build already, so it is not queued yet"
+    ),
 }
 
 
@@ -62,12 +67,13 @@ def strategy_load(*, ruleset_id: str, options: Mapping[str, Any] | None) -> Stra
     folder = settings.STRATEGY_DIR
     return _loaded_or_unavailable(
         lambda: load_strategy(ruleset_id, options, folder, build_missing=False),
-        ruleset_id, options, f"the optimal-strategy table for {ruleset_id}",
+        ruleset_id, options,
+        Words(gettext_noop("the optimal-strategy table for {ruleset}"), {"ruleset": ruleset_id}),
     )
 
 
 def _loaded_or_unavailable(
-    load: Callable[[], T], ruleset_id: str, options: Mapping[str, Any] | None, what: str
+    load: Callable[[], T], ruleset_id: str, options: Mapping[str, Any] | None, what: Words
 ) -> T:
     """What ``load`` reads; if the table is missing or stale here, what it reads from the
     deployment's stored copy, else the answer is 503 ``strategy_unavailable`` (its
@@ -83,11 +89,11 @@ def _loaded_or_unavailable(
         except (FileNotFoundError, StaleTable):
             logger.warning("the stored strategy table %s does not load", spec.name)
     asked = tables.ask(spec)
+    message = _NOT_QUEUED.get(
+        asked, gettext_noop("{what} is being built; try again in {seconds} seconds")
+    )
     raise ServiceError(
-        ServiceCode.STRATEGY_UNAVAILABLE,
-        f"{what} is being built; try again in {RETRY_AFTER} seconds"
-        if asked not in _NOT_QUEUED
-        else f"{what} is not built{_NOT_QUEUED[asked]}",
+        ServiceCode.STRATEGY_UNAVAILABLE, message, what=what, seconds=RETRY_AFTER
     )
 
 
@@ -104,7 +110,11 @@ def ten_thousand_tables(*, options: Mapping[str, Any]) -> SolvedTables:
     folder, minimum = settings.STRATEGY_DIR, options["bank_minimum"]
     return _loaded_or_unavailable(
         lambda: load_tables(minimum, folder, build_missing=False),
-        TEN_THOUSAND, options, f"the solved table of Ten Thousand with a bank minimum of {minimum}",
+        TEN_THOUSAND, options,
+        Words(
+            gettext_noop("the solved table of Ten Thousand with a bank minimum of {minimum}"),
+            {"minimum": minimum},
+        ),
     )
 
 
@@ -115,7 +125,8 @@ def table_load(*, ruleset: Ruleset, options: Mapping[str, Any] | None) -> Any:
     folder = settings.STRATEGY_DIR
     return _loaded_or_unavailable(
         lambda: family_of(ruleset).load_table(ruleset, options, folder, build_missing=False),
-        ruleset.id, options, f"the solved table of {ruleset.id}",
+        ruleset.id, options,
+        Words(gettext_noop("the solved table of {ruleset}"), {"ruleset": ruleset.id}),
     )
 
 

@@ -63,21 +63,26 @@ def head_limits() -> HeadLimits:
 
 @cache
 def refusal(status: int) -> bytes:
-    """The whole answer of a refused head: the problem document of the service's registry."""
+    """The whole answer of a refused head: the problem document of the service's registry,
+    in English (the head's Accept-Language is not read: the head is refused unread)."""
+    from django.utils import translation
+
     from games.http.codes import HttpCode
     from games.http.problems import PROBLEM, problem
 
-    if status == 431:
-        body = problem(
-            HttpCode.HEADERS_TOO_LARGE,
-            "the request's head has more header fields or bytes than the server takes",
-        )
-    else:
-        body = problem(HttpCode.REQUEST_TIMEOUT, "the request's head came too slowly")
+    with translation.override("en"):
+        if status == 431:
+            body = problem(
+                HttpCode.HEADERS_TOO_LARGE,
+                "the request's head has more header fields or bytes than the server takes",
+            )
+        else:
+            body = problem(HttpCode.REQUEST_TIMEOUT, "the request's head came too slowly")
     content = json.dumps(body).encode()
     head = (
         f"HTTP/1.1 {status} {http.HTTPStatus(status).phrase}\r\n"
-        f"content-type: {PROBLEM}\r\ncontent-length: {len(content)}\r\nconnection: close\r\n\r\n"
+        f"content-type: {PROBLEM}\r\ncontent-language: en\r\n"
+        f"content-length: {len(content)}\r\nconnection: close\r\n\r\n"
     )
     return head.encode("latin1") + content
 

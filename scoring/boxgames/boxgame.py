@@ -14,7 +14,7 @@ from itertools import combinations_with_replacement
 
 from ..commands import Command, Hold, Roll, Score, Scratch
 from ..dice import DiceSource, check_dice, check_indices
-from ..errors import ProblemCode, RuleError
+from ..errors import ProblemCode, RuleError, gettext_noop
 from ..ruleset import Category, Entry, Event, Outcome, Ruleset, View, best_seats
 from ..state import BoxSeat, BoxState, Card, Json, JsonObject, Options
 
@@ -41,15 +41,14 @@ def box_points(box: Box, dice: int) -> tuple[int, ...]:
 
 
 def spelled_points(points: Sequence[int]) -> str:
-    """Points in words, runs shortened: ``0, 5 to 30`` or ``0 or 15``."""
+    """Points as any language reads them, runs shortened: ``0, 5-30`` or ``0, 15``."""
     runs: list[list[int]] = []
     for value in points:
         if runs and value == runs[-1][1] + 1:
             runs[-1][1] = value
         else:
             runs.append([value, value])
-    words = [str(low) if low == high else f"{low} to {high}" for low, high in runs]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return ", ".join(str(low) if low == high else f"{low}-{high}" for low, high in runs)
 
 
 class BoxGame(Ruleset[BoxState]):
@@ -152,8 +151,9 @@ class BoxGame(Ruleset[BoxState]):
             case Roll(set_aside=set_aside) if set_aside is not None:
                 raise RuleError(
                     ProblemCode.INVALID,
-                    f"{self.name} holds dice: send hold, not set_aside",
+                    gettext_noop("{game} holds dice: send hold, not set_aside"),
                     field="set_aside",
+                    game=self.name,
                 )
             case Roll(hold=hold):
                 self._roll(outcome, hold, dice)
@@ -166,7 +166,8 @@ class BoxGame(Ruleset[BoxState]):
         indices = check_indices(hold, self.dice)
         if indices and state["dice"] is None:
             raise RuleError(
-                ProblemCode.ROLL_FIRST, "there are no dice to hold before the first roll"
+                ProblemCode.ROLL_FIRST,
+                gettext_noop("there are no dice to hold before the first roll"),
             )
         state["held"] = [i in indices for i in range(self.dice)]
         return indices
@@ -175,7 +176,9 @@ class BoxGame(Ruleset[BoxState]):
         state = outcome.state
         seat = state["current"]
         if self.rolls_left(state) <= 0:
-            raise RuleError(ProblemCode.NO_ROLLS_LEFT, "no rolls are left this turn: fill a box")
+            raise RuleError(
+                ProblemCode.NO_ROLLS_LEFT, gettext_noop("no rolls are left this turn: fill a box")
+            )
         if hold is not None:
             self._set_held(state, hold)
         shown = state["dice"]
@@ -196,14 +199,16 @@ class BoxGame(Ruleset[BoxState]):
         indices = check_indices(hold, self.dice)
         if state["dice"] is None:
             raise RuleError(
-                ProblemCode.ROLL_FIRST, "there are no dice to hold before the first roll"
+                ProblemCode.ROLL_FIRST,
+                gettext_noop("there are no dice to hold before the first roll"),
             )
         # States saved before the count was kept have none: their turn counts from here.
         holds = state.get("holds", 0)
         if holds >= MOST_HOLDS:
             raise RuleError(
                 ProblemCode.TOO_MANY_HOLDS,
-                f"a turn takes at most {MOST_HOLDS} hold moves: roll or fill a box",
+                gettext_noop("a turn takes at most {most} hold moves: roll or fill a box"),
+                most=MOST_HOLDS,
             )
         self._set_held(state, indices)
         state["holds"] = holds + 1
@@ -213,7 +218,8 @@ class BoxGame(Ruleset[BoxState]):
         if not isinstance(category, str) or category not in {box.id for box in self.boxes}:
             raise RuleError(
                 ProblemCode.UNKNOWN_CATEGORY,
-                f"{self.name} has no box {category!r}", field="category"
+                gettext_noop("{game} has no box {category!r}"), field="category",
+                game=self.name, category=category,
             )
         return category
 
@@ -226,15 +232,21 @@ class BoxGame(Ruleset[BoxState]):
         card = state["cards"][seat]
         dice = state["dice"]
         if dice is None:
-            raise RuleError(ProblemCode.ROLL_FIRST, "roll the dice before filling a box")
+            raise RuleError(
+                ProblemCode.ROLL_FIRST, gettext_noop("roll the dice before filling a box")
+            )
         if card[category] is not None:
-            raise RuleError(ProblemCode.CATEGORY_FILLED, f"the {category} box is already filled")
+            raise RuleError(
+                ProblemCode.CATEGORY_FILLED, gettext_noop("the {category} box is already filled"),
+                category=category,
+            )
         legal = self.legal(card, dice, options)
         if category not in legal:
             allowed = ", ".join(legal)
             raise RuleError(
                 ProblemCode.CATEGORY_NOT_ALLOWED,
-                f"with these dice only these boxes may be filled: {allowed}"
+                gettext_noop("with these dice only these boxes may be filled: {allowed}"),
+                allowed=allowed,
             )
         points = 0 if scratch else legal[category]
         bonus = self.fill_bonus(card, dice, options, state["bonus"][seat])
@@ -291,26 +303,30 @@ class BoxGame(Ruleset[BoxState]):
             return card
         if not isinstance(given, Mapping):
             raise RuleError(
-                ProblemCode.INVALID, "scorecard must map boxes to points or null", field="scorecard"
+                ProblemCode.INVALID, gettext_noop("scorecard must map boxes to points or null"),
+                field="scorecard",
             )
         for key, value in given.items():
             if key not in card:
                 raise RuleError(
                     ProblemCode.UNKNOWN_CATEGORY,
-                    f"{self.name} has no box {key!r}", field=f"scorecard.{key}"
+                    gettext_noop("{game} has no box {category!r}"), field=f"scorecard.{key}",
+                    game=self.name, category=key,
                 )
             if value is not None and (type(value) is not int or value < 0):
                 raise RuleError(
                     ProblemCode.INVALID,
-                    f"scorecard.{key} must be a whole number of points or null",
-                    field=f"scorecard.{key}",
+                    gettext_noop("scorecard.{category} must be a whole number of points or null"),
+                    field=f"scorecard.{key}", category=key,
                 )
             if value is not None and not self.possible_points(key, value):
                 raise RuleError(
                     ProblemCode.INVALID,
-                    f"no game of {self.name} puts {value} in {key}: it holds "
-                    f"{spelled_points(self.box_points(key))}",
-                    field=f"scorecard.{key}",
+                    gettext_noop(
+                        "no game of {game} puts {points} in {category}: it holds {allowed}"
+                    ),
+                    field=f"scorecard.{key}", game=self.name, points=value, category=key,
+                    allowed=spelled_points(self.box_points(key)),
                 )
             card[key] = value
         return card
@@ -332,12 +348,18 @@ class BoxGame(Ruleset[BoxState]):
         """A caller's bonus points beside a card: what some game reaching it has earned."""
         most = self.most_bonus(card, options)
         if type(bonus) is not int or not 0 <= bonus <= most or bonus % self.bonus_step:
-            said = "0" if not most else f"a multiple of {self.bonus_step} from 0 to {most}"
+            message = gettext_noop(
+                "no game of {game} with this card and options has earned a bonus of {bonus!r}: "
+                "it is a multiple of {step} from 0 to {most}"
+            )
+            if not most:
+                message = gettext_noop(
+                    "no game of {game} with this card and options has earned a bonus of "
+                    "{bonus!r}: it is 0"
+                )
             raise RuleError(
-                ProblemCode.INVALID,
-                f"no game of {self.name} with this card and options has earned a bonus of "
-                f"{bonus!r}: it is {said}",
-                field="yahtzee_bonus",
+                ProblemCode.INVALID, message, field="yahtzee_bonus",
+                game=self.name, bonus=bonus, step=self.bonus_step, most=most,
             )
         return bonus
 

@@ -3,9 +3,18 @@
 from collections.abc import Callable, Sequence
 
 from ..dice import counts
+from ..errors import gettext_noop
 
 UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
-UPPER_NAMES = ("Ones", "Twos", "Threes", "Fours", "Fives", "Sixes")
+UPPER_NAMES = (
+    gettext_noop("Ones"), gettext_noop("Twos"), gettext_noop("Threes"),
+    gettext_noop("Fours"), gettext_noop("Fives"), gettext_noop("Sixes"),
+)
+UPPER_DESCRIPTIONS = (
+    gettext_noop("Sum of the dice showing 1."), gettext_noop("Sum of the dice showing 2."),
+    gettext_noop("Sum of the dice showing 3."), gettext_noop("Sum of the dice showing 4."),
+    gettext_noop("Sum of the dice showing 5."), gettext_noop("Sum of the dice showing 6."),
+)
 
 
 def face_sum(face: int) -> Callable[[Sequence[int]], int]:

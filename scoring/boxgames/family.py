@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from ..commands import Command
+from ..errors import Words
 from ..family import Family, Folder, PlayerRng
 from ..ruleset import Ruleset
 from ..state import BoxSeat, BoxState, BoxTurn, Json, LoggedEvent, Options, OptionValue
@@ -133,7 +134,7 @@ class BoxGames(Family[BoxState, "Strategy", "Advice", "Analysis"]):
     def analysis_events(self) -> tuple[str, ...]:
         return ANALYSIS_EVENTS
 
-    def analysis_refusal(self, ruleset: Ruleset[BoxState], state: BoxState) -> str | None:
+    def analysis_refusal(self, ruleset: Ruleset[BoxState], state: BoxState) -> "Words | None":
         return None
 
     def analyse(

@@ -3,10 +3,19 @@
 from collections.abc import Callable, Sequence
 
 from ..dice import counts
+from ..errors import gettext_noop
 from ..ruleset import Option
 from ..state import BoxSeat, Options
 from .boxgame import Box, BoxGame, Card
-from .faces import UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run, most_of_a_kind
+from .faces import (
+    UPPER_DESCRIPTIONS,
+    UPPER_IDS,
+    UPPER_NAMES,
+    all_same,
+    face_sum,
+    has_run,
+    most_of_a_kind,
+)
 
 # Under the Joker these boxes take their fixed points whatever the dice.
 JOKER_POINTS = {"full_house": 25, "small_straight": 30, "large_straight": 40}
@@ -37,29 +46,33 @@ def yahtzee(dice: Sequence[int]) -> int:
 
 
 UPPER = tuple(
-    Box(box_id, name, "upper", f"Sum of the dice showing {face}.", face_sum(face))
-    for face, (box_id, name) in enumerate(zip(UPPER_IDS, UPPER_NAMES, strict=True), start=1)
+    Box(box_id, name, "upper", description, face_sum(face))
+    for face, (box_id, name, description) in enumerate(
+        zip(UPPER_IDS, UPPER_NAMES, UPPER_DESCRIPTIONS, strict=True), start=1
+    )
 )
 LOWER = (
-    Box("three_of_a_kind", "Three of a kind", "lower",
-        "Sum of all five dice if at least three show the same face.", of_a_kind(3)),
-    Box("four_of_a_kind", "Four of a kind", "lower",
-        "Sum of all five dice if at least four show the same face.", of_a_kind(4)),
-    Box("full_house", "Full house", "lower",
-        "25 for three of one face and two of another.", full_house),
-    Box("small_straight", "Small straight", "lower",
-        "30 if the dice contain 1-2-3-4, 2-3-4-5 or 3-4-5-6.", small_straight),
-    Box("large_straight", "Large straight", "lower",
-        "40 for 1-2-3-4-5 or 2-3-4-5-6.", large_straight),
-    Box("yahtzee", "Yahtzee", "lower", "50 if all five dice show the same face.", yahtzee),
-    Box("chance", "Chance", "lower", "Sum of all five dice.", sum),
+    Box("three_of_a_kind", gettext_noop("Three of a kind"), "lower",
+        gettext_noop("Sum of all five dice if at least three show the same face."), of_a_kind(3)),
+    Box("four_of_a_kind", gettext_noop("Four of a kind"), "lower",
+        gettext_noop("Sum of all five dice if at least four show the same face."), of_a_kind(4)),
+    Box("full_house", gettext_noop("Full house"), "lower",
+        gettext_noop("25 for three of one face and two of another."), full_house),
+    Box("small_straight", gettext_noop("Small straight"), "lower",
+        gettext_noop("30 if the dice contain 1-2-3-4, 2-3-4-5 or 3-4-5-6."), small_straight),
+    Box("large_straight", gettext_noop("Large straight"), "lower",
+        gettext_noop("40 for 1-2-3-4-5 or 2-3-4-5-6."), large_straight),
+    Box("yahtzee", gettext_noop("Yahtzee"), "lower",
+        gettext_noop("50 if all five dice show the same face."), yahtzee),
+    Box("chance", gettext_noop("Chance"), "lower",
+        gettext_noop("Sum of all five dice."), sum),
 )
 
 
 class Yahtzee(BoxGame):
     id = "yahtzee"
-    name = "Yahtzee"
-    description = (
+    name = gettext_noop("Yahtzee")
+    description = gettext_noop(
         "Official Yahtzee: five dice, 13 boxes, three rolls a turn; 35-point upper bonus at 63, "
         "100-point Yahtzee bonuses and the Joker rules, with house-rule options."
     )
@@ -73,14 +86,19 @@ class Yahtzee(BoxGame):
     options = (
         Option(
             "yahtzee_bonus", ("unlimited", "single", "none"), "unlimited",
-            "100 points for every further Yahtzee while the Yahtzee box holds 50 (unlimited), "
-            "for the first such Yahtzee only (single), or never (none).",
+            gettext_noop(
+                "100 points for every further Yahtzee while the Yahtzee box holds 50 (unlimited), "
+                "for the first such Yahtzee only (single), or never (none)."
+            ),
         ),
         Option(
             "joker", ("forced", "free", "none"), "forced",
-            "forced: the official Joker (upper box of the face if open, else any lower box at "
-            "fixed points, else 0 in an upper box); free: any open box, fixed points only once "
-            "the upper box of the face is filled; none: a Yahtzee scores as its dice do.",
+            gettext_noop(
+                "forced: the official Joker (upper box of the face if open, else any lower box "
+                "at fixed points, else 0 in an upper box); free: any open box, fixed points "
+                "only once the upper box of the face is filled; none: a Yahtzee scores as its "
+                "dice do."
+            ),
         ),
     )
 

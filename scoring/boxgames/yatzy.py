@@ -10,9 +10,10 @@ of a kind holds a pair or a triple), and the box takes the best such dice.
 from collections.abc import Callable, Sequence
 
 from ..dice import check_dice, counts
+from ..errors import gettext_noop
 from ..state import Json, JsonObject, Options
 from .boxgame import Box, BoxGame, Card
-from .faces import UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run
+from .faces import UPPER_DESCRIPTIONS, UPPER_IDS, UPPER_NAMES, all_same, face_sum, has_run
 
 Scorer = Callable[[Sequence[int]], int]
 
@@ -87,8 +88,10 @@ def all_alike(points: int) -> Scorer:
 
 
 UPPER = tuple(
-    Box(box_id, name, "upper", f"Sum of the dice showing {face}.", face_sum(face))
-    for face, (box_id, name) in enumerate(zip(UPPER_IDS, UPPER_NAMES, strict=True), start=1)
+    Box(box_id, name, "upper", description, face_sum(face))
+    for face, (box_id, name, description) in enumerate(
+        zip(UPPER_IDS, UPPER_NAMES, UPPER_DESCRIPTIONS, strict=True), start=1
+    )
 )
 
 
@@ -98,53 +101,67 @@ def lower(box_id: str, name: str, description: str, score: Scorer) -> Box:
 
 YATZY_BOXES = (
     *UPPER,
-    lower("one_pair", "One pair", "Sum of the two dice of the highest pair.", one_pair),
-    lower("two_pairs", "Two pairs", "Sum of two pairs of different faces.", pairs(2)),
-    lower("three_of_a_kind", "Three of a kind", "Sum of three dice showing the same face.",
-          of_a_kind(3)),
-    lower("four_of_a_kind", "Four of a kind", "Sum of four dice showing the same face.",
-          of_a_kind(4)),
-    lower("small_straight", "Small straight", "15 for exactly 1-2-3-4-5.", straight(1, 5, 15)),
-    lower("large_straight", "Large straight", "20 for exactly 2-3-4-5-6.", straight(2, 6, 20)),
-    lower("full_house", "Full house",
-          "Sum of all five dice for three of one face and two of another.",
-          group_and_group(3, 2)),
-    lower("chance", "Chance", "Sum of all five dice.", sum),
-    lower("yatzy", "Yatzy", "50 if all five dice show the same face.", all_alike(50)),
+    lower("one_pair", gettext_noop("One pair"),
+        gettext_noop("Sum of the two dice of the highest pair."), one_pair),
+    lower("two_pairs", gettext_noop("Two pairs"),
+        gettext_noop("Sum of two pairs of different faces."), pairs(2)),
+    lower("three_of_a_kind", gettext_noop("Three of a kind"),
+        gettext_noop("Sum of three dice showing the same face."), of_a_kind(3)),
+    lower("four_of_a_kind", gettext_noop("Four of a kind"),
+        gettext_noop("Sum of four dice showing the same face."), of_a_kind(4)),
+    lower("small_straight", gettext_noop("Small straight"),
+        gettext_noop("15 for exactly 1-2-3-4-5."), straight(1, 5, 15)),
+    lower("large_straight", gettext_noop("Large straight"),
+        gettext_noop("20 for exactly 2-3-4-5-6."), straight(2, 6, 20)),
+    lower("full_house", gettext_noop("Full house"),
+        gettext_noop("Sum of all five dice for three of one face and two of another."),
+        group_and_group(3, 2)),
+    lower("chance", gettext_noop("Chance"),
+        gettext_noop("Sum of all five dice."), sum),
+    lower("yatzy", gettext_noop("Yatzy"),
+        gettext_noop("50 if all five dice show the same face."), all_alike(50)),
 )
 
 MAXI_BOXES = (
     *UPPER,
-    lower("one_pair", "One pair", "Sum of the two dice of the highest pair.", one_pair),
-    lower("two_pairs", "Two pairs", "Sum of the best two pairs of different faces.", pairs(2)),
-    lower("three_pairs", "Three pairs", "Sum of all six dice for three pairs of different faces.",
-          pairs(3)),
-    lower("three_of_a_kind", "Three of a kind", "Sum of three dice showing the same face.",
-          of_a_kind(3)),
-    lower("four_of_a_kind", "Four of a kind", "Sum of four dice showing the same face.",
-          of_a_kind(4)),
-    lower("five_of_a_kind", "Five of a kind", "Sum of five dice showing the same face.",
-          of_a_kind(5)),
-    lower("small_straight", "Small straight", "15 if the dice contain 1-2-3-4-5.",
-          straight(1, 5, 15)),
-    lower("large_straight", "Large straight", "20 if the dice contain 2-3-4-5-6.",
-          straight(2, 6, 20)),
-    lower("full_straight", "Full straight", "21 for 1-2-3-4-5-6.", straight(1, 6, 21)),
-    lower("full_house", "Full house",
-          "Sum of the best three of one face and two of another.", group_and_group(3, 2)),
-    lower("villa", "Villa", "Sum of all six dice for two triples of different faces.",
-          group_and_group(3, 3)),
-    lower("tower", "Tower", "Sum of all six dice for four of one face and two of another.",
-          group_and_group(4, 2)),
-    lower("chance", "Chance", "Sum of all six dice.", sum),
-    lower("maxi_yatzy", "Maxi Yatzy", "100 if all six dice show the same face.", all_alike(100)),
+    lower("one_pair", gettext_noop("One pair"),
+        gettext_noop("Sum of the two dice of the highest pair."), one_pair),
+    lower("two_pairs", gettext_noop("Two pairs"),
+        gettext_noop("Sum of the best two pairs of different faces."), pairs(2)),
+    lower("three_pairs", gettext_noop("Three pairs"),
+        gettext_noop("Sum of all six dice for three pairs of different faces."), pairs(3)),
+    lower("three_of_a_kind", gettext_noop("Three of a kind"),
+        gettext_noop("Sum of three dice showing the same face."), of_a_kind(3)),
+    lower("four_of_a_kind", gettext_noop("Four of a kind"),
+        gettext_noop("Sum of four dice showing the same face."), of_a_kind(4)),
+    lower("five_of_a_kind", gettext_noop("Five of a kind"),
+        gettext_noop("Sum of five dice showing the same face."), of_a_kind(5)),
+    lower("small_straight", gettext_noop("Small straight"),
+        gettext_noop("15 if the dice contain 1-2-3-4-5."), straight(1, 5, 15)),
+    lower("large_straight", gettext_noop("Large straight"),
+        gettext_noop("20 if the dice contain 2-3-4-5-6."), straight(2, 6, 20)),
+    lower("full_straight", gettext_noop("Full straight"),
+        gettext_noop("21 for 1-2-3-4-5-6."), straight(1, 6, 21)),
+    lower("full_house", gettext_noop("Full house"),
+        gettext_noop("Sum of the best three of one face and two of another."),
+        group_and_group(3, 2)),
+    lower("villa", gettext_noop("Villa"),
+        gettext_noop("Sum of all six dice for two triples of different faces."),
+        group_and_group(3, 3)),
+    lower("tower", gettext_noop("Tower"),
+        gettext_noop("Sum of all six dice for four of one face and two of another."),
+        group_and_group(4, 2)),
+    lower("chance", gettext_noop("Chance"),
+        gettext_noop("Sum of all six dice."), sum),
+    lower("maxi_yatzy", gettext_noop("Maxi Yatzy"),
+        gettext_noop("100 if all six dice show the same face."), all_alike(100)),
 )
 
 
 class Yatzy(BoxGame):
     id = "yatzy"
-    name = "Yatzy"
-    description = (
+    name = gettext_noop("Yatzy")
+    description = gettext_noop(
         "Scandinavian Yatzy: five dice, 15 boxes, three rolls a turn; combinations count only "
         "their own dice, 50-point upper bonus at 63, no Yahtzee bonus and no Joker."
     )
@@ -157,8 +174,8 @@ class Yatzy(BoxGame):
 
 class ForcedYatzy(Yatzy):
     id = "forced-yatzy"
-    name = "Forced Yatzy"
-    description = (
+    name = gettext_noop("Forced Yatzy")
+    description = gettext_noop(
         "Yatzy with the boxes filled in a fixed order: each turn scores or scratches the next "
         "open box of the card, from ones down to yatzy."
     )
@@ -180,8 +197,8 @@ class ForcedYatzy(Yatzy):
 
 class MaxiYatzy(BoxGame):
     id = "maxi-yatzy"
-    name = "Maxi Yatzy"
-    description = (
+    name = gettext_noop("Maxi Yatzy")
+    description = gettext_noop(
         "Yatzy with six dice and 20 boxes; rolls left unused at the end of a turn are saved for "
         "the player's later turns. 100-point upper bonus at 84."
     )

@@ -44,7 +44,7 @@ from ..boxgames.strategy.api import Strategy, advise_with, load_strategy
 from ..boxgames.strategy.maxi import maxi_move
 from ..boxgames.strategy.model import SUPPORTED
 from ..commands import Command, Roll, Score
-from ..errors import ProblemCode, RuleError
+from ..errors import ProblemCode, RuleError, gettext_noop
 from ..family import PlayerRng
 from ..registry import RULESETS, family_of
 from ..ruleset import Ruleset, State
@@ -85,11 +85,11 @@ def computer_command(
         offered = ", ".join(levels_for(ruleset.id)) or "none"
         raise RuleError(
             ProblemCode.INVALID,
-            f"{ruleset.id} has no computer level {level!r}; offered: {offered}",
-            field="computer",
+            gettext_noop("{game} has no computer level {level!r}; offered: {offered}"),
+            field="computer", game=ruleset.name, level=level, offered=offered,
         )
     if state["finished"]:
-        raise RuleError(ProblemCode.GAME_NOT_ACTIVE, "the game is over")
+        raise RuleError(ProblemCode.GAME_NOT_ACTIVE, gettext_noop("the game is over"))
     options = ruleset.validate_options(options)
     return family_of(ruleset).computer_move(
         ruleset, state, level=level, options=options, rng=rng, folder=folder

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from ..commands import Command
+from ..errors import Words, gettext_noop
 from ..family import Family, Folder, PlayerRng
 from ..match import GameStatus, status
 from ..ruleset import Ruleset
@@ -129,11 +130,14 @@ class TenThousandFamily(
 
     def analysis_refusal(
         self, ruleset: Ruleset[TenThousandState], state: TenThousandState
-    ) -> str | None:
+    ) -> Words | None:
         seats = len(state["totals"])
         if seats <= ANALYSED_SEATS:
             return None
-        return f"{ruleset.id} is analysed in games of one or two seats; this game has {seats}"
+        return Words(
+            gettext_noop("{game} is analysed in games of one or two seats; this game has {seats}"),
+            {"game": ruleset.name, "seats": seats},
+        )
 
     def analyse(
         self,

@@ -43,7 +43,7 @@ and the computer players.
 
 from ..commands import Bank, Command, Pass, Roll
 from ..dice import DiceSource, check_indices
-from ..errors import ProblemCode, RuleError
+from ..errors import ProblemCode, RuleError, gettext_noop
 from ..ruleset import Entry, Event, Option, Outcome, Ruleset, View, best_seats
 from ..state import (
     Json,
@@ -74,8 +74,8 @@ class TenThousand(Ruleset[TenThousandState]):
     """
 
     id = "ten-thousand"
-    name = "Ten Thousand"
-    description = (
+    name = gettext_noop("Ten Thousand")
+    description = gettext_noop(
         "Six dice, push your luck: after each throw set aside scoring dice (1s, 5s, three or "
         "more of a kind, 1-2-3-4-5-6), then throw the rest again or bank the turn score "
         "(at least 350). A throw with nothing to score busts the turn. The first player to "
@@ -90,21 +90,27 @@ class TenThousand(Ruleset[TenThousandState]):
     options = (
         Option(
             "target", (), 10000,
-            "The total that ends the game once a player reaches it by banking: a whole number "
-            f"from {POINTS_STEP} to {MOST_POINTS}, a multiple of {POINTS_STEP}.",
+            gettext_noop(
+                "The total that ends the game once a player reaches it by banking: a whole "
+                "number from {minimum} to {maximum}, a multiple of {step}."
+            ),
             int, minimum=POINTS_STEP, maximum=MOST_POINTS, step=POINTS_STEP,
         ),
         Option(
             "bank_minimum", (), 350,
-            "The least turn score (the selection set aside with the bank included) that may be "
-            f"banked: a whole number from 0 to {MOST_POINTS}, a multiple of {POINTS_STEP}.",
+            gettext_noop(
+                "The least turn score (the selection set aside with the bank included) that may "
+                "be banked: a whole number from {minimum} to {maximum}, a multiple of {step}."
+            ),
             int, minimum=0, maximum=MOST_POINTS, step=POINTS_STEP,
         ),
         Option(
             "final_round", (False, True), False,
-            "false: the first player whose total reaches the target wins at once; true: every "
-            "other player then gets one last turn (the seats after that player, in turn "
-            "order) and the highest total wins, equal highest totals drawing.",
+            gettext_noop(
+                "false: the first player whose total reaches the target wins at once; true: "
+                "every other player then gets one last turn (the seats after that player, in "
+                "turn order) and the highest total wins, equal highest totals drawing."
+            ),
             bool,
         ),
     )
@@ -120,8 +126,11 @@ class TenThousand(Ruleset[TenThousandState]):
             if given > most:
                 raise RuleError(
                     ProblemCode.INVALID,
-                    f"a game of computers only is played at once: its {name} is at most {most}",
-                    field=f"options.{name}",
+                    gettext_noop(
+                        "a game of computers only is played at once: its {option} is at most "
+                        "{most}"
+                    ),
+                    field=f"options.{name}", option=name, most=most,
                 )
 
     def new_state(self, *, seats: int, options: Options) -> TenThousandState:
@@ -202,8 +211,9 @@ class TenThousand(Ruleset[TenThousandState]):
                 self._pass(outcome, options)
             case Roll(hold=hold) if hold is not None:
                 raise RuleError(
-                    ProblemCode.INVALID, f"{self.name} sets dice aside: send set_aside, not hold",
-                    field="hold",
+                    ProblemCode.INVALID,
+                    gettext_noop("{game} sets dice aside: send set_aside, not hold"),
+                    field="hold", game=self.name,
                 )
             # Positions are checked before the turn state: a malformed request is always 400.
             case Roll(set_aside=given):
@@ -217,12 +227,15 @@ class TenThousand(Ruleset[TenThousandState]):
         state = outcome.state
         if not chosen:
             raise RuleError(
-                ProblemCode.NOT_SCORING, "set aside at least one scoring die of the last throw"
+                ProblemCode.NOT_SCORING,
+                gettext_noop("set aside at least one scoring die of the last throw"),
             )
         earlier = [i for i in chosen if state["set_aside"][i]]
         if earlier:
             raise RuleError(
-                ProblemCode.NOT_SCORING, f"dice {earlier} were set aside earlier in the turn"
+                ProblemCode.NOT_SCORING,
+                gettext_noop("dice {positions} were set aside earlier in the turn"),
+                positions=earlier,
             )
         dice = state["dice"]
         assert dice is not None  # the caller checked that the turn has thrown
@@ -230,8 +243,10 @@ class TenThousand(Ruleset[TenThousandState]):
         if points is None:
             raise RuleError(
                 ProblemCode.NOT_SCORING,
-                "every die set aside must belong to a scoring combination "
-                "(a 1, a 5, three or more of a kind, or 1-2-3-4-5-6)",
+                gettext_noop(
+                    "every die set aside must belong to a scoring combination "
+                    "(a 1, a 5, three or more of a kind, or 1-2-3-4-5-6)"
+                ),
             )
         for i in chosen:
             state["set_aside"][i] = True
@@ -254,7 +269,9 @@ class TenThousand(Ruleset[TenThousandState]):
             if chosen:
                 raise RuleError(
                     ProblemCode.ROLL_FIRST,
-                    "the turn's first throw throws all six dice: nothing to set aside"
+                    gettext_noop(
+                        "the turn's first throw throws all six dice: nothing to set aside"
+                    ),
                 )
             dice = state["dice"] = [0] * DICE
             state["set_aside"] = [False] * DICE
@@ -287,14 +304,16 @@ class TenThousand(Ruleset[TenThousandState]):
         seat = state["current"]
         rules = ten_thousand_options(options)
         if state["dice"] is None:
-            raise RuleError(ProblemCode.ROLL_FIRST, "throw the dice before banking")
+            raise RuleError(ProblemCode.ROLL_FIRST, gettext_noop("throw the dice before banking"))
         self._set_aside(outcome, chosen)
         points = state["turn_points"]
         if points < rules["bank_minimum"]:
             raise RuleError(
                 ProblemCode.BANK_TOO_LOW,
-                f"a turn score of {points} cannot be banked: "
-                f"at least {rules['bank_minimum']} is needed",
+                gettext_noop(
+                    "a turn score of {points} cannot be banked: at least {least} is needed"
+                ),
+                points=points, least=rules["bank_minimum"],
             )
         state["totals"][seat] += points
         total = state["totals"][seat]
@@ -349,8 +368,9 @@ class TenThousand(Ruleset[TenThousandState]):
             or not all(type(face) is int and 1 <= face <= 6 for face in faces)
         ):
             raise RuleError(
-                ProblemCode.INVALID_DICE, f"dice must be a list of 1 to {DICE} faces from 1 to 6",
-                field="dice",
+                ProblemCode.INVALID_DICE,
+                gettext_noop("dice must be a list of 1 to {most} faces from 1 to 6"),
+                field="dice", most=DICE,
             )
         points = selection_value(faces)
         return {"points": 0 if points is None else points, "scoring": points is not None}

@@ -52,6 +52,6 @@ def test_a_yahtzee_bonus_needs_the_box_at_fifty_and_the_option(options, card, mo
 
 
 def test_points_are_spelled_in_runs():
-    assert spelled_points((0, 15)) == "0 or 15"
-    assert spelled_points((0, *range(5, 31))) == "0 or 5 to 30"
-    assert spelled_points((0, 2, 4, 6)) == "0, 2, 4 or 6"
+    assert spelled_points((0, 15)) == "0, 15"
+    assert spelled_points((0, *range(5, 31))) == "0, 5-30"
+    assert spelled_points((0, 2, 4, 6)) == "0, 2, 4, 6"

@@ -4,6 +4,7 @@ not on the classroom's roster, games or scores."""
 
 import uuid
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -40,7 +41,7 @@ class StudentKeyView(TeacherView):
     def post(self, request: Request, pk: uuid.UUID, student_id: uuid.UUID) -> Response:
         classroom = self.classroom(request)
         if not isinstance(request.data, dict) or request.data:
-            raise ValidationError({"body": ["the body must be empty or {}"]})
+            raise ValidationError({"body": [gettext("the body must be empty or {}")]})
         if self.rotate:
             student, key = service.student_key_rotate(classroom=classroom, student_id=student_id)
             body: StudentKeyBody = {"student": render_ref(student), "revoked": True, "api_key": key}

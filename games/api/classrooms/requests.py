@@ -4,6 +4,7 @@ its students' games."""
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
@@ -77,7 +78,7 @@ class ClassroomPatchIn(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
-            raise ValidationError({"body": ["give `quota`, `joining` or both"]})
+            raise ValidationError({"body": [gettext("give `quota`, `joining` or both")]})
         return attrs
 
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -74,5 +75,5 @@ def idempotency_key(request: Request) -> str | None:
     """The retry key, if any; one of the wrong length is refused before the move."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 255:
-        raise ValidationError({"Idempotency-Key": ["must be 1 to 255 characters"]})
+        raise ValidationError({"Idempotency-Key": [gettext("must be 1 to 255 characters")]})
     return key

@@ -4,6 +4,7 @@ and the query strings of its list, its log and its analysis."""
 from typing import Any, ClassVar, NoReturn
 
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -143,7 +144,7 @@ class PositionsField(serializers.ListField):
             or len(set(data)) != len(data)
         ):
             raise serializers.ValidationError(
-                "must be a list of distinct dice positions from 0 to 5",
+                gettext("must be a list of distinct dice positions from 0 to 5"),
                 code=ProblemCode.INVALID_DICE
             )
         return sorted(data)
@@ -226,7 +227,7 @@ class BoxField(StrictCharField):
     def fail(self, key: str, **kwargs: Any) -> NoReturn:
         if key == "required":
             raise serializers.ValidationError(
-                "name the box to fill", code=ProblemCode.UNKNOWN_CATEGORY
+                gettext("name the box to fill"), code=ProblemCode.UNKNOWN_CATEGORY
             )
         super().fail(key, **kwargs)
 
@@ -234,7 +235,8 @@ class BoxField(StrictCharField):
         value = super().to_internal_value(data)
         if value not in BOX_IDS:
             raise serializers.ValidationError(
-                f"no box {value!r}", code=ProblemCode.UNKNOWN_CATEGORY
+                gettext("no box {category!r}").format(category=value),
+                code=ProblemCode.UNKNOWN_CATEGORY,
             )
         return value
 

@@ -42,6 +42,7 @@ import orjson
 from django.db import Error as DatabaseError
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
 from games.api.games.bodies import EventBody, render_event
@@ -50,6 +51,7 @@ from games.db.notify import listener
 from games.http.codes import HttpCode, Refused
 from games.http.permissions import require_may_see
 from games.http.problems import problem_response
+from games.http.translation import said
 from games.models import Event
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceCode, ServiceError
@@ -98,7 +100,10 @@ def start_position(request: HttpRequest) -> int:
 
 def _position(field: str, raw: str) -> int:
     if POSITION_RE.fullmatch(raw) is None or int(raw) > MAX_POSITION:
-        raise BadPosition(field, f"must be an event seq: an integer from 0 to {MAX_POSITION}")
+        raise BadPosition(
+            field,
+            gettext("must be an event seq: an integer from 0 to {most}").format(most=MAX_POSITION),
+        )
     return int(raw)
 
 
@@ -335,7 +340,8 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     """
     if request.method != "GET":
         refused = problem_response(
-            HttpCode.METHOD_NOT_ALLOWED, f'method "{request.method}" not allowed'
+            HttpCode.METHOD_NOT_ALLOWED,
+            gettext('method "{method}" not allowed').format(method=request.method),
         )
         refused["Allow"] = "GET"
         return refused
@@ -343,17 +349,20 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         after = start_position(request)
     except BadPosition as bad:
         error = {"field": bad.field, "code": ProblemCode.INVALID, "detail": bad.detail}
-        return problem_response(ProblemCode.INVALID, f"{bad.field}: {bad.detail}", errors=[error])
+        detail = gettext("{field}: {detail}").format(field=bad.field, detail=bad.detail)
+        return problem_response(ProblemCode.INVALID, detail, errors=[error])
     try:
         _check_visible(request, pk)
         found = _read(pk, MAX_POSITION)  # gives its connection back to the pool at once
     except (ServiceError, Refused) as refused:
-        return problem_response(refused.code, refused.detail)
+        return problem_response(refused.code, said(refused))
     except DatabaseError as error:
         logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
-        return problem_response(HttpCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
+        return problem_response(
+            HttpCode.DATABASE_UNAVAILABLE, gettext("the database cannot be reached")
+        )
     if found is None:
-        return problem_response(ServiceCode.NOT_FOUND, "no game with this id")
+        return problem_response(ServiceCode.NOT_FOUND, gettext("no game with this id"))
     if found.over and found.last_seq <= after:
         # Nothing more will come. 204 (not an empty stream) tells EventSource to stop
         # reconnecting.

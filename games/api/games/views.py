@@ -5,6 +5,7 @@ views: parse the request, call one service or selector, render the answer."""
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -183,7 +184,7 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
         """The game with its seats, if the caller may see it (``MaySeeGame``)."""
         game = selectors.game_shown(pk)
         if game is None:
-            raise NotFound("no game with this id")
+            raise NotFound(gettext("no game with this id"))
         if game.due_at is not None:
             self.check_object_permissions(request, private_game(game))
         return game
@@ -211,7 +212,7 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
     def hint(self, request: Request, pk: str) -> Response:
         game = selectors.game_by_id(pk)
         if game is None:
-            raise NotFound("no game with this id")
+            raise NotFound(gettext("no game with this id"))
         self.check_object_permissions(request, private_game(game))
         return Response(render_hint(game_hint(game)))
 
@@ -263,7 +264,7 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
         query.is_valid(raise_exception=True)
         found = selectors.game_columns(pk, "last_seq")
         if found is None:
-            raise NotFound("no game with this id")
+            raise NotFound(gettext("no game with this id"))
         self.check_object_permissions(request, private_of(pk, found))
         last_seq = found["last_seq"]
         if unchanged(request, last_seq):

@@ -3,6 +3,7 @@
 from typing import TypedDict
 
 from django.db import connection
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,7 +38,9 @@ class HealthView(APIView):
             with connection.cursor() as cursor:
                 cursor.execute("SELECT 1")
         except Exception:  # noqa: BLE001 - any database failure means the service cannot serve
-            body = problem(HttpCode.DATABASE_UNAVAILABLE, "the database cannot be reached")
+            body = problem(
+                HttpCode.DATABASE_UNAVAILABLE, gettext("the database cannot be reached")
+            )
             return Response(
                 body | {"database": "unavailable"},
                 status=503,

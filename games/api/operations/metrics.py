@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -24,6 +25,7 @@ from games.http.api_keys import locked_out
 from games.http.limits import failure_record
 from games.http.permissions import Operator
 from games.http.problems import problem_response
+from games.http.translation import localized
 from games.observe.metrics import WORK_KINDS
 from games.play.errors import ServiceCode
 from games.work.queue import work_due
@@ -67,7 +69,9 @@ class WorkQueue:
 def metrics(request: HttpRequest) -> HttpResponse:
     token = settings.METRICS_TOKEN
     if not token:
-        return problem_response(ServiceCode.NOT_FOUND, f"nothing at {request.path}")
+        return problem_response(
+            ServiceCode.NOT_FOUND, gettext("nothing at {path}").format(path=request.path)
+        )
     given = request.META.get("HTTP_AUTHORIZATION")
     if given is not None and (refused := locked_out(request)) is not None:
         return refused
@@ -75,7 +79,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if not operator.has_permission(request, None):
         if given is not None:
             failure_record(request)
-        refused = problem_response(operator.code, operator.message)
+        refused = problem_response(operator.code, localized(operator.message))
         refused["WWW-Authenticate"] = "Bearer"
         return refused
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

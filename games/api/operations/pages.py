@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.templatetags.static import static
 from django.utils import translation
 from django.views.decorators.http import require_safe
@@ -82,7 +82,7 @@ _catalogue_view = JavaScriptCatalog.as_view(domain="djangojs")
 
 
 @require_safe
-def catalogue(request: HttpRequest, language: str) -> HttpResponse:
+def catalogue(request: HttpRequest, language: str) -> HttpResponseBase:
     if language not in dict(settings.LANGUAGES):
         raise Http404(language)
     with translation.override(language):

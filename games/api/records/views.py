@@ -3,6 +3,7 @@ check of any record (``POST /records/verify/``)."""
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -88,6 +89,7 @@ class RecordVerifyView(APIView):
         declared = request.META.get("CONTENT_LENGTH") or "0"
         if not declared.isdigit() or int(declared) > MOST_BYTES:
             raise ValidationError(
-                {"record": [f"a record is at most {MOST_BYTES} bytes"]}, code=ProblemCode.INVALID
+                {"record": [gettext("a record is at most {most} bytes").format(most=MOST_BYTES)]},
+                code=ProblemCode.INVALID,
             )
         return Response(render_verdict(record_verify(document=request.data)))

@@ -3,12 +3,14 @@ points, and the advice for any position."""
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.schema.enums import MOVES
 from games.api.schema.responses import BoxId, RulesetId
 from games.api.schema.shapes import Choice, serializer_for
+from games.http.translation import localized
 from scoring import Option, Ruleset
 from scoring.boxgames.strategy import Advice
 from scoring.boxgames.strategy.api import BoxChoice
@@ -163,15 +165,20 @@ TenThousandAdviceOut = serializer_for(TenThousandAdviceBody)
 def render_ruleset(ruleset: Ruleset) -> RulesetBody:
     return {
         "id": ruleset.id,
-        "name": ruleset.name,
-        "description": ruleset.description,
+        "name": gettext(ruleset.name),
+        "description": gettext(ruleset.description),
         "dice": ruleset.dice,
         "rolls_per_turn": ruleset.rolls_per_turn,
         "min_players": ruleset.min_players,
         "max_players": ruleset.max_players,
         "moves": sorted(move.action for move in ruleset.moves),
         "categories": [
-            {"id": c.id, "name": c.name, "section": c.section, "description": c.description}
+            {
+                "id": c.id,
+                "name": gettext(c.name),
+                "section": c.section,
+                "description": gettext(c.description),
+            }
             for c in ruleset.categories
         ],
         "options": {option.id: render_option(option) for option in ruleset.options},
@@ -188,7 +195,7 @@ def render_option(option: Option) -> OptionBody:
         "type": JSON_TYPES[option.kind],
         "values": list(option.values),
         "default": option.default,
-        "description": option.description,
+        "description": localized(option.description, option.described()),
     }
     for bound in ("minimum", "maximum", "step"):
         if getattr(option, bound, None) is not None:

@@ -4,6 +4,7 @@ position, stateless."""
 from collections.abc import Callable
 from typing import Any, cast
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
@@ -170,5 +171,5 @@ ADVISERS: dict[str, Callable[[Ruleset, Any], AdviceBody | TenThousandAdviceBody]
 
 def _ruleset(ruleset_id: str) -> Ruleset:
     if ruleset_id not in RULESETS:
-        raise NotFound(f"no ruleset {ruleset_id!r}")
+        raise NotFound(gettext("no ruleset {ruleset!r}").format(ruleset=ruleset_id))
     return RULESETS[ruleset_id]

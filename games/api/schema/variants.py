@@ -23,6 +23,7 @@ from typing import Any
 from scoring import Option, RuleError, Ruleset, family_of
 from scoring.boxgames.boxgame import BoxGame
 from scoring.boxgames.family import BOX_GAMES
+from scoring.errors import worded
 from scoring.strategy.players import levels_for
 from scoring.tenthousand.family import TEN_THOUSAND
 
@@ -49,7 +50,7 @@ def prefix(ruleset: Ruleset) -> str:
 def option_schema(option: Option) -> Schema:
     schema: Schema = {
         "type": JSON_TYPES[option.kind],
-        "description": option.description,
+        "description": worded(option.description, option.described()),
         "default": option.default,
     }
     if option.values and option.kind is not bool:

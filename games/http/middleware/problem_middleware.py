@@ -11,14 +11,14 @@ failure page) are left as they are.
 """
 
 from collections.abc import Callable
-from http import HTTPStatus
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.utils.translation import gettext
 
 from games.http.codes import Code, HttpCode
-from games.http.problems import PROBLEM, problem
+from games.http.problems import PROBLEM, problem, title_of_status
 from games.play.errors import ServiceCode
 from scoring import ProblemCode
 
@@ -72,14 +72,13 @@ def problem_for(request: HttpRequest, response: HttpResponseBase) -> JsonRespons
     status = response.status_code
     fallback = ServiceCode.SERVER_ERROR if status >= 500 else ProblemCode.INVALID
     code = CODE_OF_STATUS.get(status, fallback)
-    try:
-        phrase = HTTPStatus(status).phrase
-    except ValueError:  # a status Python does not name
-        phrase = "Error"
-    detail = phrase.lower()
+    title = gettext(title_of_status(status))
+    detail = title
     if status == 405:
-        detail = f'method "{request.method}" not allowed on {request.path}'
-    body = problem(code, detail) | {"status": status, "title": phrase}
+        detail = gettext('method "{method}" not allowed on {path}').format(
+            method=request.method, path=request.path
+        )
+    body = problem(code, detail) | {"status": status, "title": title}
     answer = JsonResponse(body, status=status, content_type=PROBLEM)
     for name, value in response.items():
         if name.lower() not in KEPT:

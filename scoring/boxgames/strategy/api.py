@@ -35,6 +35,7 @@ try:
     import fcntl
 except ImportError:  # not on POSIX: builds are still one at a time within a process
     fcntl = None  # type: ignore[assignment]  # tested before each use
+from ...errors import gettext_noop
 from .table import Solver, StaleTable, Table, build, expected_meta, read, solver_for, table_path
 from .turn import keep_values, roll_on
 
@@ -276,7 +277,8 @@ def advise_with(
     if left >= m.rolls_per_turn:
         raise RuleError(
             ProblemCode.INVALID,
-            f"rolls_left runs from 0 to {m.rolls_per_turn - 1}", field="rolls_left"
+            gettext_noop("rolls_left runs from 0 to {most}"), field="rolls_left",
+            most=m.rolls_per_turn - 1,
         )
 
     choices = _score_options(strategy, card, bonus, dice)
@@ -336,8 +338,9 @@ def _position(strategy: Strategy, card: Card, bonus: int) -> tuple[int, int, int
     index = strategy.solver.state_index(m.mask_of(card))
     if index is None:
         raise RuleError(
-            ProblemCode.INVALID, f"{m.ruleset.id} fills its boxes in order: this card skips one",
-            field="scorecard",
+            ProblemCode.INVALID,
+            gettext_noop("{game} fills its boxes in order: this card skips one"),
+            field="scorecard", game=m.ruleset.name,
         )
     upper = sum(card[m.box_ids[b]] or 0 for b in range(m.n_boxes) if m.upper[b])
     u = min(m.threshold, upper)
@@ -346,7 +349,7 @@ def _position(strategy: Strategy, card: Card, bonus: int) -> tuple[int, int, int
     if math.isnan(to_come):
         raise RuleError(
             ProblemCode.INVALID,
-            "no game reaches this scorecard: an upper box holds points no dice make",
+            gettext_noop("no game reaches this scorecard: an upper box holds points no dice make"),
             field="scorecard",
         )
     return index, f, u, to_come
@@ -356,7 +359,9 @@ def _check_count(value: object, name: str, default: int | None) -> int:
     if value is None and default is not None:
         return default
     if type(value) is not int or value < 0:
-        raise RuleError(ProblemCode.INVALID, f"{name} must be a whole number from 0", field=name)
+        raise RuleError(
+            ProblemCode.INVALID, gettext_noop("{field} must be a whole number from 0"), field=name
+        )
     return value
 
 

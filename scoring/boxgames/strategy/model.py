@@ -26,7 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ...errors import ProblemCode, RuleError
+from ...errors import ProblemCode, RuleError, gettext_noop
 from ...registry import get_ruleset
 from ...state import Options
 from ...strategy.combinatorics import DiceSpace, dice_space
@@ -65,7 +65,8 @@ def resolve(ruleset_id: object, options: Options | None) -> tuple[BoxGame, dict]
         known = ", ".join(SUPPORTED)
         raise RuleError(
             ProblemCode.INVALID,
-            f"no strategy for {ruleset.id!r}; available for: {known}", field="ruleset"
+            gettext_noop("no strategy for {ruleset!r}; available for: {known}"),
+            field="ruleset", ruleset=ruleset.id, known=known,
         )
     return ruleset, ruleset.validate_options(options)
 

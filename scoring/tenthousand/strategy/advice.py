@@ -30,7 +30,7 @@ from typing import TypedDict
 
 import numpy as np
 
-from ...errors import ProblemCode, RuleError
+from ...errors import ProblemCode, RuleError, gettext_noop
 from ...state import Options, TenThousandState, ten_thousand_options
 from ..points import DICE, POINTS_STEP
 from ..rules import MOST_POINTS
@@ -168,30 +168,32 @@ def check_position(options: Options, position: Position) -> None:
     for index, total in enumerate(totals):
         if type(total) is not int or total < 0 or total % POINTS_STEP:
             raise RuleError(
-                ProblemCode.INVALID, f"a total is a whole multiple of {POINTS_STEP} from 0",
-                field=f"totals.{index}",
+                ProblemCode.INVALID, gettext_noop("a total is a whole multiple of {step} from 0"),
+                field=f"totals.{index}", step=POINTS_STEP,
             )
     if position.own >= target or (position.lead is None and max(totals) >= target):
-        raise RuleError(
-            ProblemCode.GAME_NOT_ACTIVE,
-            f"a total has reached the target ({target}): the game is over"
-            + ("" if position.own >= target else " (it has no final round)"),
-            field="totals",
-        )
+        message = gettext_noop("a total has reached the target ({target}): the game is over")
+        if position.own < target:
+            message = gettext_noop(
+                "a total has reached the target ({target}): the game is over "
+                "(it has no final round)"
+            )
+        raise RuleError(ProblemCode.GAME_NOT_ACTIVE, message, field="totals", target=target)
     points = position.turn_points
     if type(points) is not int or not 0 <= points <= MOST_POINTS or points % POINTS_STEP:
         raise RuleError(
             ProblemCode.INVALID,
-            f"turn_points is a whole multiple of {POINTS_STEP} from 0 to {MOST_POINTS}",
-            field="turn_points",
+            gettext_noop("turn_points is a whole multiple of {step} from 0 to {most}"),
+            field="turn_points", step=POINTS_STEP, most=MOST_POINTS,
         )
     dice = position.dice
     if dice is not None and (
         not 1 <= len(dice) <= DICE or not all(type(f) is int and 1 <= f <= 6 for f in dice)
     ):
         raise RuleError(
-            ProblemCode.INVALID_DICE, f"dice: the throw's 1 to {DICE} faces, each from 1 to 6",
-            field="dice",
+            ProblemCode.INVALID_DICE,
+            gettext_noop("dice: the throw's 1 to {most} faces, each from 1 to 6"),
+            field="dice", most=DICE,
         )
 
 

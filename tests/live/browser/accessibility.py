@@ -41,7 +41,9 @@ PAGE_WORDS = """() => {
       if (element.hasAttribute(name)) words.push(element.getAttribute(name));
     }
   }
-  for (const element of document.querySelectorAll("svg title, svg text")) words.push(element.textContent);
+  for (const element of document.querySelectorAll("svg title, svg text")) {
+    words.push(element.textContent);
+  }
   return words.join("\\n");
 }"""
 # What the live region (#announcer) says, kept in the page as it changes.
@@ -109,3 +111,12 @@ def english_left(page: Page, language: str) -> list[str]:
 
 def heard(page: Page) -> list[str]:
     return list(page.evaluate("() => window.heard || []"))
+
+
+def keep_seat(page: Page, game_id: str, token: str) -> None:
+    """This device holds the game's first seat, as if it had started the game."""
+    page.evaluate(
+        "([id, token]) => localStorage.setItem("
+        "`dice-games:seats:${id}`, JSON.stringify({0: token}))",
+        [game_id, token],
+    )

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.live.conftest import LiveService
 
-from .accessibility import BROWSER_LANGUAGES, axe_violations, english_left, sideways
+from .accessibility import BROWSER_LANGUAGES, axe_violations, english_left, keep_seat, sideways
 from .play import finished_game
 from .test_play import finished_ten_thousand
 from .test_teach import api, join, play_assignment_game
@@ -51,10 +51,7 @@ def new_game(service: LiveService, page: Page, body: dict[str, Any]) -> str:
     status, game = service.call("POST", "/api/v1/games/", body)
     assert status == 201, game
     token = game["players"][0]["token"]
-    page.evaluate(
-        "([id, token]) => localStorage.setItem(`dice-games:seats:${id}`, JSON.stringify({0: token}))",
-        [game["id"], token],
-    )
+    keep_seat(page, game["id"], token)
     return game["id"]
 
 
@@ -110,7 +107,8 @@ def test_every_state_of_both_pages_in_every_language(
 
     for name in ("yahtzee", "ten_thousand"):
         page.goto(f"/play/{scene[name]}/")
-        expect(page.locator(".analysis svg").first).to_be_visible()
+        # The analysis is worked out when first asked for: it may take seconds.
+        expect(page.locator(".analysis svg").first).to_be_visible(timeout=30_000)
         check(page, language, f"a finished game of {name} with its analysis", problems)
 
     page.goto("/teach/")

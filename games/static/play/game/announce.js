@@ -35,9 +35,14 @@ export class Announcer {
       }
     }
     this.seen = state.lastSeq;
-    if (state.game.status === "finished" && !this.ended) {
-      this.ended = true;
-      lines.push(statusLine, this.totals());
+    // The end is told once the log has it too (a move's answer may show the game over
+    // before the last events arrive): its last moves, the winners, the totals.
+    const finished = state.game.status === "finished";
+    if (finished && !this.ended) {
+      if (state.logEnded) {
+        this.ended = true;
+        lines.push(statusLine, this.totals());
+      }
     } else if (lines.length || statusLine !== this.status) {
       lines.push(statusLine);
     }
