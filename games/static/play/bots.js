@@ -109,7 +109,7 @@ export class BotsPanel {
         h("label", { for: "bot-name" }, gettext("Bot name")),
         h("input", {
           id: "bot-name", maxlength: 40, autocomplete: "off", required: true,
-          "aria-describedby": "bot-name-help bot-name-error",
+          "aria-describedby": ["bot-name-help", "bot-name-error"].join(" "),
         }),
         h("small", { id: "bot-name-help" }, gettext("Unique in your classroom: everyone sees it in the standings.")),
         errorText("bot-name")),
