@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from games.arena import owners
 from games.classrooms.quotas import FIELDS as QUOTA_FIELDS
 from games.classrooms.quotas import quota_defaults
 from games.models import ApiKey, Classroom, Game, Student
@@ -209,5 +210,8 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke the selected keys", permissions=["delete"])
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:
-        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        live = queryset.filter(revoked_at__isnull=True)
+        held = {owners.Owner(c, s) for c, s in live.values_list("classroom_id", "student_id")}
+        count = live.update(revoked_at=timezone.now())
+        owners.tell(held)  # their keys' open streams end
         self.message_user(request, f"{count} key(s) revoked.", messages.SUCCESS)

@@ -4,6 +4,8 @@ from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
 from games.api.assignments import views as assignments
+from games.api.bots import views as bots
+from games.api.bots.stream import me_stream
 from games.api.classrooms import keys
 from games.api.classrooms import views as classrooms
 from games.api.games.stream import game_stream
@@ -43,6 +45,10 @@ urlpatterns = [
     # Classrooms (games.api.classrooms.views) and their keys (games.api.classrooms.keys).
     path("classrooms/", classrooms.ClassroomCreateView.as_view(), name="classroom-list"),
     path("me/", keys.KeyOwnerView.as_view(), name="key-owner"),
+    # Bots (games.api.bots) and the key's own stream of their games.
+    path("me/stream/", me_stream, name="key-stream"),
+    path("bots/", bots.BotsView.as_view(), name="bots"),
+    path("bots/<game_id:pk>/", bots.BotView.as_view(), name="bot"),
     path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
     path("webhooks/<game_id:pk>/", webhooks.WebhookView.as_view(), name="webhook"),
     path(

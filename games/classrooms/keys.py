@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from games.arena import owners
 from games.models import ApiKey, Classroom, Student
 from games.play.errors import ServiceCode, ServiceError
 
@@ -57,10 +58,13 @@ def key_issue(*, classroom_id: uuid.UUID, student_id: uuid.UUID | None = None) -
 
 
 def keys_revoke(*, student_id: uuid.UUID) -> int:
-    """Every live key of the student stops working at once."""
-    return ApiKey.objects.filter(student_id=student_id, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
+    """Every live key of the student stops working at once; its open streams (``GET
+    /me/stream/``) are woken to end."""
+    revoked = ApiKey.objects.filter(student_id=student_id, revoked_at__isnull=True)
+    classroom_ids = set(revoked.values_list("classroom_id", flat=True))
+    count = revoked.update(revoked_at=timezone.now())
+    owners.tell(owners.Owner(classroom_id, student_id) for classroom_id in classroom_ids)
+    return count
 
 
 def caller_for_key(key: str) -> Caller:

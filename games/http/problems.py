@@ -101,12 +101,14 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     ServiceCode.JOINING_CLOSED: _type(409, "Joining closed"),
     ServiceCode.ASSIGNMENT_NOT_OPEN: _type(409, "Assignment not open"),
     ServiceCode.ASSIGNMENT_COMPLETE: _type(409, "Assignment complete"),
+    ServiceCode.TOO_MANY_BOTS: _type(409, "Too many bots"),
     ServiceCode.VERSION_MISMATCH: _type(412),
     HttpCode.REQUEST_TOO_LARGE: _type(413),
     HttpCode.UNSUPPORTED_MEDIA_TYPE: _type(415),
     HttpCode.RANGE_NOT_SATISFIABLE: _type(416),  # WhiteNoise's bodiless 416 (problem_middleware)
     ServiceCode.IDEMPOTENCY_KEY_REUSED: _type(422),
     HttpCode.THROTTLED: _type(429),
+    ServiceCode.TOO_MANY_STREAMS: _type(429, "Too many streams", retry_after=15),
     HttpCode.HEADERS_TOO_LARGE: _type(431),  # the server's own (games.serving.protocol)
     ServiceCode.SERVER_ERROR: _type(500),
     HttpCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),

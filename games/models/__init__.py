@@ -1,10 +1,11 @@
 """The tables: games with their seats, boxes and log; classrooms with their students,
-keys and assignments.
+keys, assignments and bots.
 
 Django finds models through this package, so each model is named here.
 """
 
 from games.models.assignment import Assignment, AssignmentStatus
+from games.models.bot import Bot, KeyNotice
 from games.models.classroom import ApiKey, Classroom, Student
 from games.models.game import (
     STATUS_CHOICES,
@@ -22,11 +23,13 @@ __all__ = [
     "ApiKey",
     "Assignment",
     "AssignmentStatus",
+    "Bot",
     "Classroom",
     "Delivery",
     "Event",
     "Game",
     "IdempotencyRecord",
+    "KeyNotice",
     "Player",
     "ScoreEntry",
     "StrategyTable",

@@ -123,6 +123,11 @@ class Player(models.Model):
     # null is a person, as in the API; a strategy name is a computer seat.
     computer = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # A bot's seat (``games.models.bot``): played over the API by the bot's owner, whose own
+    # stream is given the seat's token. The seat keeps the bot's name as it was.
+    bot = models.ForeignKey(
+        "games.Bot", on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
     total = models.IntegerField(default=0)
     # How well the seat played (percent; see the analysis), kept once its game has finished
     # (``games.classrooms.figures``), so that a class's figures are read, never recomputed; null
@@ -131,7 +136,12 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["game_id", "seat"]
-        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_seat")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="unique_seat"),
+            models.UniqueConstraint(
+                fields=["game", "bot"], condition=Q(bot__isnull=False), name="one_seat_per_bot"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.seat})"

@@ -29,6 +29,8 @@ class ServiceCode(StrEnum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     SERVER_ERROR = "server_error"
     STRATEGY_UNAVAILABLE = "strategy_unavailable"
+    TOO_MANY_BOTS = "too_many_bots"
+    TOO_MANY_STREAMS = "too_many_streams"
 
 
 class ServiceError(Exception):

@@ -6,6 +6,7 @@ assignment's deadline: then only its student (their key or their seat's token) a
 classroom's teacher see it, and anyone else is told there is no such game, so that nobody
 reads a classmate's dice (the same for every student) before playing their own."""
 
+import base64
 import datetime as dt
 import hashlib
 import hmac
@@ -18,6 +19,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from games.models import Game, Player
 from games.play.errors import ServiceCode, ServiceError
@@ -25,6 +27,14 @@ from games.play.errors import ServiceCode, ServiceError
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def bot_seat_token(game_id: uuid.UUID, seat: int) -> str:
+    """A bot's seat token: derived from the deployment's secret key, so that the bot's
+    owner's stream can give it again on every reconnection while only its hash is stored.
+    As long and as unguessable as a person's (HMAC-SHA256 under ``SECRET_KEY``)."""
+    digest = salted_hmac("bot-seat-token", f"{game_id}:{seat}", algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def hash_token(token: str) -> str:

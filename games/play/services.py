@@ -10,7 +10,7 @@ plain data (the game and its seats); how that is shown is the caller's business.
 import datetime as dt
 import uuid
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,7 +28,7 @@ from games.observe.metrics import (
 from games.play import changes, clocks, replays
 from games.play.dice import Committed, commit, dice_for, mind_for
 from games.play.errors import REFUSALS, ServiceCode, ServiceError
-from games.play.privacy import hash_token, new_token, seat_for_token
+from games.play.privacy import bot_seat_token, hash_token, new_token, seat_for_token
 from games.play.strategy import game_strategy_known, game_strategy_require, strategy_require
 from scoring import ProblemCode, get_ruleset
 from scoring.commands import TURN_MOVES, Command, Join, Leave
@@ -81,12 +81,15 @@ def game_create(
     classroom_id: uuid.UUID | None = None,
     assigned: Assigned | None = None,
     clock: clocks.Clock | None = None,
+    bots: Mapping[int, uuid.UUID] | None = None,
 ) -> Played:
     """A new game; with open seats it waits for others to join (or for a ``start``).
 
     A game with no person seat and no open seat is played to its end within this call.
     ``student_id``: the student whose API key created it, in ``classroom_id``; the game then
     belongs to them. ``client_seed`` goes into every die's derivation (a random one if None).
+    ``bots``: the seats that bots hold (``games.arena``), each with its bot's id; their tokens
+    are derived (``bot_seat_token``), for the bot's owner's stream to give.
     """
     # Strategy tables first, outside any lock: a missing one is a 503, never a build here.
     if any(p.computer == "optimal" for p in players):
@@ -119,7 +122,9 @@ def game_create(
         game.due_at = assigned.due_at
     match = changes.match_of(game, players)
     outcome = match.new(open_seats=open_seats, dice=dice_for(game), mind=mind_for(game))
-    tokens = {seat: new_token() for seat, p in enumerate(players) if p.computer is None}
+    bots = bots or {}
+    tokens = {seat: bot_seat_token(game.pk, seat) if seat in bots else new_token()
+              for seat, p in enumerate(players) if p.computer is None}
     seats: list[SeatListed] = [
         {"seat": s, "name": p.name, "computer": p.computer} for s, p in enumerate(players)
     ]
@@ -135,6 +140,7 @@ def game_create(
             name=p.name,
             computer=p.computer,
             token_hash=hash_token(tokens[seat]) if seat in tokens else "",
+            bot_id=bots.get(seat),
         )
         for seat, p in enumerate(players)
     ]
@@ -271,10 +277,12 @@ def _computers_may_play(players: Sequence[Player], check: ComputersMayPlay | Non
 
 
 def game_join(
-    *, game_id: Any, command: Join, computers_may_play: ComputersMayPlay | None = None
+    *, game_id: Any, command: Join, computers_may_play: ComputersMayPlay | None = None,
+    bot_id: uuid.UUID | None = None,
 ) -> Played:
     """Take the next open seat; the answer carries the new seat's token (and only it). The
     computer seats play at once if it was the last (``computers_may_play``: as ``game_play``).
+    ``bot_id``: the bot that takes the seat (``games.arena``), its token derived.
 
     A join is never replayed by an idempotency key: its answer holds a token, and tokens
     are kept only as hashes.
@@ -287,9 +295,10 @@ def game_join(
         outcome = changes.match_of(game, players).play(
             game.state, seat=None, command=command, dice=dice_for(game), mind=mind_for(game)
         )
-        token = new_token()
+        seat = len(players)
+        token = bot_seat_token(game.pk, seat) if bot_id is not None else new_token()
         joined = Player(
-            game=game, seat=len(players), name=command.name, token_hash=hash_token(token)
+            game=game, seat=seat, name=command.name, token_hash=hash_token(token), bot_id=bot_id
         )
         players.append(joined)
         before = hooks.position(game)

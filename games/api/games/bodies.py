@@ -61,6 +61,7 @@ class PlayerBody(TypedDict):
         Choice(COMPUTERS),
         "Null for a person; a computer seat's strategy (`classic`: Ten Thousand only).",
     ]
+    bot: Annotated[Uuid | None, "The bot that holds the seat (its id); null for none."]
     scorecard: NotRequired[dict[str, int | None]]
     upper_total: NotRequired[int]
     upper_bonus: NotRequired[int]
@@ -159,7 +160,8 @@ def render_game(
         # The engine's view of the seat (an untyped dict) completes the shape.
         seat = cast(
             "PlayerBody",
-            {"seat": player.seat, "name": player.name, "computer": player.computer, **shown},
+            {"seat": player.seat, "name": player.name, "computer": player.computer,
+             "bot": str(player.bot_id) if player.bot_id is not None else None, **shown},
         )
         seat["left"] = bool(view.left and view.left[player.seat])
         if tokens and player.seat in tokens:

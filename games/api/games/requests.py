@@ -29,8 +29,30 @@ INT64 = 2**63 - 1
 CLIENT_SEED = RegexValidator(r"^[ -9;-~]+\Z", "must be printable ASCII characters without a colon")
 
 
+BOT_NOTES = (
+    "A bot's id (`/api/v1/bots/`): the bot takes the seat, named as it is; give it alone. "
+    "The caller's own bot, or any bot of the classroom with the teacher's key."
+)
+
+
+def bot_field() -> serializers.UUIDField:
+    return serializers.UUIDField(required=False, allow_null=True, default=None,
+                                 help_text=BOT_NOTES)
+
+
+def _name_or_bot(data: dict[str, Any], *others: str) -> dict[str, Any]:
+    """A seat is a bot's (``bot`` alone) or has a name."""
+    if data.get("bot") is not None:
+        if "name" in data or any(data.get(other) is not None for other in others):
+            raise serializers.ValidationError({"bot": "a bot's seat takes the bot's name: "
+                                                      "give `bot` alone"})
+    elif "name" not in data:
+        raise serializers.ValidationError({"name": "a seat needs a name (or a bot)"})
+    return data
+
+
 class SeatIn(StrictSerializer):
-    name = name_field()
+    name = name_field(required=False)
     computer = StrictCharField(
         allow_null=True,
         required=False,
@@ -39,6 +61,10 @@ class SeatIn(StrictSerializer):
         help_text="Null (or absent) for a person; for a computer seat its strategy, one of the "
         "ruleset's computer levels.",
     )
+    bot = bot_field()
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        return _name_or_bot(data, "computer")
 
 
 class ClockIn(StrictSerializer):
@@ -182,7 +208,14 @@ class HoldIn(CommandIn):
 
 class JoinIn(CommandIn):
     command = Join
-    name = name_field()
+    name = name_field(required=False)
+    bot = bot_field()
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        return _name_or_bot(data)
+
+    def create(self, validated_data: dict[str, Any]) -> Command:
+        return Join(name=validated_data["name"])
 
 
 @extend_schema_field({"type": "string", "enum": BOX_IDS})

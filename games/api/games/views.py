@@ -34,7 +34,7 @@ from games.api.games.conditional import (
     with_etag,
 )
 from games.api.games.filters import GameFilter
-from games.api.games.moves import MoveActions, answer, command_of
+from games.api.games.moves import MoveActions, answer
 from games.api.games.requests import (
     AnalysisQuery,
     EventsQuery,
@@ -43,6 +43,7 @@ from games.api.games.requests import (
     JoinIn,
 )
 from games.api.schema import advice_docs, docs
+from games.arena import seating
 from games.http.auth import caller_of
 from games.http.permissions import MaySeeGame, ProblemRefusals, viewer_of
 from games.http.throttles import (
@@ -135,22 +136,26 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
         data = given.validated_data
         caller = caller_of(request)
         student = caller.student if caller is not None else None
-        players = [Seat(p["name"], p["computer"]) for p in data["players"]]
+        asked = [p["bot"] or Seat(p["name"], p["computer"]) for p in data["players"]]
+        players = [p if isinstance(p, Seat) else Seat("bot", None) for p in asked]
         with ComputerBudget(request) as budget:
             budget.reserve(create_estimate(
                 ruleset_id=data["ruleset"], players=players, open_seats=data["open_seats"]
             ))
-            created = services.game_create(
-                ruleset_id=data["ruleset"],
-                options=data["options"],
-                players=players,
-                open_seats=data["open_seats"],
-                seed=data["seed"],
-                client_seed=data["client_seed"],
-                clock=Clock(**data["clock"]) if data["clock"] else None,
-                student_id=student.id if student is not None else None,
-                classroom_id=student.classroom_id if student is not None else None,
-            )
+            given_game: dict[str, Any] = {
+                "ruleset_id": data["ruleset"],
+                "options": data["options"],
+                "open_seats": data["open_seats"],
+                "seed": data["seed"],
+                "client_seed": data["client_seed"],
+                "clock": Clock(**data["clock"]) if data["clock"] else None,
+                "student_id": student.id if student is not None else None,
+                "classroom_id": student.classroom_id if student is not None else None,
+            }
+            if asked == players:
+                created = services.game_create(players=players, **given_game)
+            else:  # bots take seats (``games.arena.seating``)
+                created = seating.game_create_seated(caller=caller, players=asked, **given_game)
             budget.spend(created.game.ruleset, created.computer_moves)
         body = render_game(created.game, created.players, created.tokens)
         return with_etag(body, 201, Location=f"/api/v1/games/{created.game.id}/")
@@ -281,12 +286,21 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
-        command = command_of(JoinIn, request)
-        assert isinstance(command, Join)  # what JoinIn saves
+        given = JoinIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        bot = given.validated_data["bot"]
         with ComputerBudget(request) as budget:
-            joined = services.game_join(
-                game_id=pk, command=command, computers_may_play=budget.check_left
-            )
+            if bot is not None:  # a bot's seat (``games.arena.seating``)
+                joined = seating.game_join_seated(
+                    caller=caller_of(request), game_id=pk, bot_id=bot,
+                    computers_may_play=budget.check_left,
+                )
+            else:
+                command = given.save()
+                assert isinstance(command, Join)  # what JoinIn saves
+                joined = services.game_join(
+                    game_id=pk, command=command, computers_may_play=budget.check_left
+                )
             budget.spend(joined.game.ruleset, joined.computer_moves)
         return answer(joined, 201)
 

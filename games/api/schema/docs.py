@@ -124,6 +124,7 @@ GAME = {
             "seat": 0,
             "name": "Ann",
             "computer": None,
+            "bot": None,
             "scorecard": {
                 "ones": None,
                 "twos": 6,

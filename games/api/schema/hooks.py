@@ -2,12 +2,13 @@
 
 The live stream (``games.api.games.stream``) is a plain Django view whose body is an async
 generator, which DRF's responses cannot carry; spectacular documents only DRF views, so its
-operation is added here, by hand.
+operation is added here, by hand (and the key's own stream's, ``games.api.bots.schema``).
 """
 
 import json
 from typing import Any
 
+from games.api.bots.schema import KEY_STREAM_OPERATION, KEY_STREAM_PATH
 from games.api.games.stream import HEARTBEAT_SECONDS, MAX_POSITION, RETRY_MILLISECONDS
 from games.api.schema.docs import WHEN
 from games.api.schema.enums import EVENT_TYPES
@@ -112,8 +113,12 @@ STREAM_OPERATION: dict[str, Any] = {
 
 
 def add_game_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Adds the stream's operation beside the other game paths."""
-    paths = {**result["paths"], STREAM_PATH: {"get": STREAM_OPERATION}}
+    """Adds the stream's operation beside the other game paths, and the key's own stream
+    (``games.api.bots.schema``) beside the bots'."""
+    paths = {
+        **result["paths"], STREAM_PATH: {"get": STREAM_OPERATION},
+        KEY_STREAM_PATH: {"get": KEY_STREAM_OPERATION},
+    }
     result["paths"] = dict(sorted(paths.items()))
     return result
 
