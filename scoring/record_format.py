@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, cast, overload
 
-from .errors import ProblemCode, RuleError
+from .errors import ProblemCode, RuleError, gettext_noop, worded
 from .match import GameStatus, Seat
 from .registry import RULESETS
 from .ruleset import Ruleset
@@ -18,11 +18,59 @@ FORMAT: Final = "dice-games-record/1"
 MOST_EVENTS = 20_000
 
 
-class NotARecord(RuleError):
-    """The document is not a game record at all: refused (``invalid``), not judged."""
+# The field of an event's data that differs names the problem.
+CODES_BY_FIELD = {
+    "dice": "die_mismatch",
+    "thrown": "die_mismatch",
+    "held": "die_mismatch",
+    "points": "score_mismatch",
+    "yahtzee_bonus": "score_mismatch",
+    "lost": "score_mismatch",
+    "total": "total_mismatch",
+    "totals": "total_mismatch",
+    "winners": "total_mismatch",
+}
+PROBLEM_CODES = (
+    "commitment_mismatch", "die_mismatch", "illegal_move", "score_mismatch", "total_mismatch",
+    "status_mismatch",
+)
 
-    def __init__(self, where: str, detail: str) -> None:
-        super().__init__(ProblemCode.INVALID, f"{where} {detail}", field=where)
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with a record: ``message`` marked for translation (``gettext_noop``),
+    with ``params`` in its named fields; ``detail`` is the English."""
+
+    seq: int | None
+    code: str
+    message: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def detail(self) -> str:
+        return worded(self.message, self.params)
+
+
+@dataclass
+class Verdict:
+    """What a check found: its problems (the first one first), the dice checked against the
+    secret (None when the secret is not revealed) and the moves replayed."""
+
+    problems: list[Problem] = field(default_factory=list)
+    dice: int | None = None
+    moves: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+class NotARecord(RuleError):
+    """The document is not a game record at all: refused (``invalid``), not judged. The
+    message names the part at fault in its field ``{field}``."""
+
+    def __init__(self, where: str, message: str, **params: object) -> None:
+        super().__init__(ProblemCode.INVALID, message, field=where, **params)
 
 
 @dataclass(frozen=True)
@@ -55,28 +103,36 @@ def parse(document: object) -> Record:
     find, as a problem."""
     doc = _object(document, "record", RECORD_KEYS)
     if doc["format"] != FORMAT:
-        raise NotARecord("format", f'must be "{FORMAT}"')
+        raise NotARecord("format", gettext_noop('{field} must be "{format}"'), format=FORMAT)
     _text(doc["id"], "id")
     ruleset = RULESETS.get(doc["ruleset"]) if isinstance(doc["ruleset"], str) else None
     if ruleset is None:
-        raise NotARecord("ruleset", f"must be one of {', '.join(RULESETS)}")
+        raise NotARecord(
+            "ruleset", gettext_noop("{field} must be one of {known}"), known=", ".join(RULESETS)
+        )
     options = _object(doc["options"], "options", ())
     players = _list(doc["players"], "players", most=MOST_SEATS)
     seats = [_seat(player, index) for index, player in enumerate(players)]
     dice = _object(doc["dice"], "dice", DICE_KEYS)
     algorithm = dice["algorithm"]
     if algorithm not in ALGORITHMS:
-        raise NotARecord("dice.algorithm", f"must be one of {', '.join(ALGORITHMS)}")
+        raise NotARecord(
+            "dice.algorithm", gettext_noop("{field} must be one of {known}"),
+            known=", ".join(ALGORITHMS),
+        )
     client_seed = _text(dice["client_seed"], "dice.client_seed", null=True)
     if client_seed is not None:
         try:
             check_client_seed(client_seed)
         except RuleError as error:
-            raise NotARecord("dice.client_seed", error.detail) from None
+            given = {name: value for name, value in error.params.items() if name != "field"}
+            raise NotARecord("dice.client_seed", error.message, **given) from None
     events = _list(doc["events"], "events", most=MOST_EVENTS)
     logged = [_event(event, index) for index, event in enumerate(events)]
     if not isinstance(doc["status"], str) or doc["status"] not in set(GameStatus):
-        raise NotARecord("status", f"must be one of {', '.join(GameStatus)}")
+        raise NotARecord(
+            "status", gettext_noop("{field} must be one of {known}"), known=", ".join(GameStatus)
+        )
     return Record(
         ruleset=ruleset,
         options=options,
@@ -156,18 +212,21 @@ MOST_NUMBERS = 64
 
 def _object(value: object, where: str, keys: tuple[str, ...]) -> dict[str, Json]:
     if not isinstance(value, dict):
-        raise NotARecord(where, "must be an object")
+        raise NotARecord(where, gettext_noop("{field} must be an object"))
     missing = [key for key in keys if key not in value]
     if missing:
-        raise NotARecord(f"{where}.{missing[0]}" if where != "record" else missing[0], "is missing")
+        raise NotARecord(
+            f"{where}.{missing[0]}" if where != "record" else missing[0],
+            gettext_noop("{field} is missing"),
+        )
     return value
 
 
 def _list(value: object, where: str, *, most: int) -> list[object]:
     if not isinstance(value, list):
-        raise NotARecord(where, "must be a list")
+        raise NotARecord(where, gettext_noop("{field} must be a list"))
     if len(value) > most:
-        raise NotARecord(where, f"holds more than {most} items")
+        raise NotARecord(where, gettext_noop("{field} holds more than {most} items"), most=most)
     return value
 
 
@@ -183,7 +242,8 @@ def _text(value: object, where: str, *, null: bool = False) -> str | None:
     if value is None and null:
         return None
     if not isinstance(value, str):
-        raise NotARecord(where, "must be a string" + (" or null" if null else ""))
+        raise NotARecord(where, gettext_noop("{field} must be a string or null") if null
+                         else gettext_noop("{field} must be a string"))
     return value
 
 
@@ -199,7 +259,8 @@ def _int(value: object, where: str, *, null: bool = False) -> int | None:
     if value is None and null:
         return None
     if type(value) is not int:
-        raise NotARecord(where, "must be a whole number" + (" or null" if null else ""))
+        raise NotARecord(where, gettext_noop("{field} must be a whole number or null") if null
+                         else gettext_noop("{field} must be a whole number"))
     return value
 
 

@@ -15,13 +15,14 @@ per thrown die, and the record's size is limited by whoever reads it (the API: 1
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import cast
 
 from .commands import Bank, Command, Hold, Join, Leave, Pass, Roll, Score, Scratch, Start
-from .errors import RuleError
+from .errors import RuleError, gettext_noop
 from .match import Match, Seat, status
-from .record_format import Logged, Record, parse
+from .record_format import CODES_BY_FIELD, Logged, Problem, Record, Verdict, parse
+from .record_format import PROBLEM_CODES as PROBLEM_CODES  # the codes' home is here for callers
 from .ruleset import Event, Ruleset, State
 from .state import Created, OptionValue
 from .verifiable import DerivedDice, commitment
@@ -30,43 +31,6 @@ from .verifiable import DerivedDice, commitment
 FOLLOWING = {"busted", "finished"}
 # Events that record something beside the moves (a turn clock's notice): skipped.
 NOTICES = {"timed_out"}
-# The field of an event's data that differs names the problem.
-CODES_BY_FIELD = {
-    "dice": "die_mismatch",
-    "thrown": "die_mismatch",
-    "held": "die_mismatch",
-    "points": "score_mismatch",
-    "yahtzee_bonus": "score_mismatch",
-    "lost": "score_mismatch",
-    "total": "total_mismatch",
-    "totals": "total_mismatch",
-    "winners": "total_mismatch",
-}
-PROBLEM_CODES = (
-    "commitment_mismatch", "die_mismatch", "illegal_move", "score_mismatch", "total_mismatch",
-    "status_mismatch",
-)
-
-
-@dataclass(frozen=True)
-class Problem:
-    seq: int | None
-    code: str
-    detail: str
-
-
-@dataclass
-class Verdict:
-    """What a check found: its problems (the first one first), the dice checked against the
-    secret (None when the secret is not revealed) and the moves replayed."""
-
-    problems: list[Problem] = field(default_factory=list)
-    dice: int | None = None
-    moves: int = 0
-
-    @property
-    def valid(self) -> bool:
-        return not self.problems
 
 
 class _NoMind:
@@ -115,12 +79,14 @@ def _revealed(record: Record, verdict: Verdict) -> DerivedDice | None:
         secret = None
     if secret is None or commitment(secret) != record.commitment:
         verdict.problems.append(
-            Problem(None, "commitment_mismatch", "the secret's SHA-256 is not the commitment")
+            Problem(None, "commitment_mismatch",
+                    gettext_noop("the secret's SHA-256 is not the commitment"))
         )
         return None
     if record.client_seed is None:
         verdict.problems.append(
-            Problem(None, "die_mismatch", "no client seed: the dice cannot be derived")
+            Problem(None, "die_mismatch",
+                    gettext_noop("no client seed: the dice cannot be derived"))
         )
         return None
     verdict.dice = 0
@@ -139,14 +105,16 @@ class _LoggedDice:
     def throw(self, seat: int, turn: int, roll: int, positions: Sequence[int]) -> list[int]:
         event = next(self.throws, None)
         if event is None:
-            raise _Stop(Problem(None, "illegal_move", "a move threw dice the log does not show"))
+            raise _Stop(Problem(None, "illegal_move",
+                                gettext_noop("a move threw dice the log does not show")))
         shown = event.data.get("dice")
         if (
             not isinstance(shown, list)
             or len(shown) <= max(positions, default=0)
             or not all(type(value) is int and 1 <= value <= 6 for value in shown)
         ):
-            raise _Stop(Problem(event.seq, "die_mismatch", "the dice are not faces from 1 to 6"))
+            raise _Stop(Problem(event.seq, "die_mismatch",
+                                gettext_noop("the dice are not faces from 1 to 6")))
         faces = [shown[position] for position in positions]
         if self.derived is not None:
             expected = self.derived.throw(seat, turn, roll, positions)
@@ -155,8 +123,10 @@ class _LoggedDice:
                     raise _Stop(Problem(
                         event.seq,
                         "die_mismatch",
-                        f"die {position} of seat {seat}'s turn {turn}, throw {roll} shows "
-                        f"{got}; the secret gives {wanted}",
+                        gettext_noop("die {position} of seat {seat}'s turn {turn}, throw "
+                                     "{roll} shows {got}; the secret gives {wanted}"),
+                        {"position": position, "seat": seat, "turn": turn, "roll": roll,
+                         "got": got, "wanted": wanted},
                     ))
             assert self.verdict.dice is not None
             self.verdict.dice += len(positions)
@@ -195,7 +165,8 @@ def commands(events: Sequence[Logged], ruleset: Ruleset) -> Iterator[Move]:
                 yield Move(event.seat, Bank(set_aside=chosen), event.seq)
             else:
                 raise _Stop(
-                    Problem(event.seq, "illegal_move", "dice set aside neither thrown nor banked")
+                    Problem(event.seq, "illegal_move",
+                            gettext_noop("dice set aside neither thrown nor banked"))
                 )
             continue
         yield Move(event.seat, _command(event, holds=holds), event.seq)
@@ -210,7 +181,8 @@ def _command(event: Logged, *, holds: bool) -> Command | None:
             thrown = data.get("thrown")
             count = len(shown) if isinstance(shown := data.get("dice"), list) else 0
             if not isinstance(thrown, list):
-                raise _Stop(Problem(event.seq, "die_mismatch", "a throw must list the dice thrown"))
+                raise _Stop(Problem(event.seq, "die_mismatch",
+                                    gettext_noop("a throw must list the dice thrown")))
             return Roll(hold=tuple(i for i in range(count) if i not in thrown))
         case "held":
             return Hold(hold=_positions(data.get("held")))
@@ -228,7 +200,8 @@ def _command(event: Logged, *, holds: bool) -> Command | None:
             return Join(name=data.get("name"))  # type: ignore[arg-type]  # the log's value as written: the engine refuses a wrong one
         case "abandoned":
             return None
-    raise _Stop(Problem(event.seq, "illegal_move", f"no move writes an event {event.type!r}"))
+    raise _Stop(Problem(event.seq, "illegal_move",
+                        gettext_noop("no move writes an event {type!r}"), {"type": event.type}))
 
 
 def _positions(value: object) -> tuple[int, ...]:
@@ -246,7 +219,8 @@ def _replay(
     answers the match and the state at the end of the log."""
     events = record.events
     if not events or events[0].type != "created":
-        raise _Stop(Problem(None, "illegal_move", "the log must open with a created event"))
+        raise _Stop(Problem(None, "illegal_move",
+                            gettext_noop("the log must open with a created event")))
     options = _in_order(record)
     seats = _created(record, events[0])
     first = cast(int, events[0].data.get("open_seats", 0))  # a bad count fails as a move
@@ -261,7 +235,8 @@ def _replay(
         move = next(moves, None)
         if move is None or move.command is None or move.seat != state["current"]:
             seq = move.seq if move is not None else None
-            raise _Stop(Problem(seq, "illegal_move", f"seat {state['current']} was to move"))
+            raise _Stop(Problem(seq, "illegal_move", gettext_noop("seat {seat} was to move"),
+                                {"seat": state["current"]}))
         last[0] = move.seq
         verdict.moves += 1
         return move.command
@@ -276,7 +251,8 @@ def _replay(
             verdict.moves += 1
             seated = range(len(match.seats))
             if not isinstance(move.command, Join) and move.seat not in (None, *seated):
-                raise _Stop(Problem(move.seq, "illegal_move", f"there is no seat {move.seat}"))
+                raise _Stop(Problem(move.seq, "illegal_move",
+                                    gettext_noop("there is no seat {seat}"), {"seat": move.seat}))
             if move.command is None:
                 # Who abandoned it, as the log says: the event replayed must match it.
                 by = events[move.seq - 1].data.get("by")
@@ -290,11 +266,15 @@ def _replay(
             log.check(outcome.events)
             state = outcome.state
     except (RuleError, AssertionError, KeyError, TypeError, ValueError, IndexError) as error:
-        detail = error.detail if isinstance(error, RuleError) else "the move cannot be played"
-        raise _Stop(Problem(last[0], "illegal_move", detail)) from None
+        if isinstance(error, RuleError):
+            raise _Stop(Problem(last[0], "illegal_move", error.message, error.params)) from None
+        raise _Stop(
+            Problem(last[0], "illegal_move", gettext_noop("the move cannot be played"))
+        ) from None
     log.check_ended()
     if [seat.name for seat in match.seats] != [seat.name for seat in record.players]:
-        raise _Stop(Problem(None, "illegal_move", "the players are not those the log seats"))
+        raise _Stop(Problem(None, "illegal_move",
+                            gettext_noop("the players are not those the log seats")))
     return match, state
 
 
@@ -303,16 +283,18 @@ def _in_order(record: Record) -> dict[str, OptionValue]:
     its options are the ruleset's."""
     for index, number in enumerate(record.seat_numbers):
         if number != index:
-            raise _Stop(Problem(None, "illegal_move", f"player {index} is numbered seat "
-                                f"{number}: seats are listed in order"))
+            raise _Stop(Problem(None, "illegal_move", gettext_noop(
+                "player {index} is numbered seat {number}: seats are listed in order"
+            ), {"index": index, "number": number}))
     for index, event in enumerate(record.events):
         if event.seq != index + 1:
-            raise _Stop(Problem(event.seq, "illegal_move", f"event {index + 1} is numbered "
-                                f"{event.seq}: the log must be whole and in order"))
+            raise _Stop(Problem(event.seq, "illegal_move", gettext_noop(
+                "event {index} is numbered {seq}: the log must be whole and in order"
+            ), {"index": index + 1, "seq": event.seq}))
     try:
         return record.ruleset.validate_options(record.options)
     except RuleError as error:
-        raise _Stop(Problem(None, "illegal_move", error.detail)) from None
+        raise _Stop(Problem(None, "illegal_move", error.message, error.params)) from None
 
 
 def _created(record: Record, event: Logged) -> list[Seat]:
@@ -331,7 +313,8 @@ def _created(record: Record, event: Logged) -> list[Seat]:
         or _json(data.get("options")) != _json(record.options)
         or type(data.get("open_seats", 0)) is not int
     ):
-        raise _Stop(Problem(event.seq, "illegal_move", "created does not match the record's game"))
+        raise _Stop(Problem(event.seq, "illegal_move",
+                            gettext_noop("created does not match the record's game")))
     return seats
 
 
@@ -347,15 +330,19 @@ class _Log:
         for event in written:
             if self.next >= len(self.logged):
                 raise _Stop(
-                    Problem(None, "illegal_move", f"the log stops before a {event.type} event")
+                    Problem(None, "illegal_move",
+                            gettext_noop("the log stops before a {type} event"),
+                            {"type": event.type})
                 )
             shown = self.logged[self.next]
             self.next += 1
             if shown.type != event.type or shown.seat != event.seat:
                 raise _Stop(Problem(
                     shown.seq, "illegal_move",
-                    f"the log shows {shown.type} by seat {shown.seat}; the rules give "
-                    f"{event.type} by seat {event.seat}",
+                    gettext_noop("the log shows {shown} by seat {seat}; the rules give "
+                                 "{given} by seat {given_seat}"),
+                    {"shown": shown.type, "seat": shown.seat, "given": event.type,
+                     "given_seat": event.seat},
                 ))
             if _json(shown.data) != _json(event.data):
                 raise _Stop(_difference(shown, event))
@@ -363,7 +350,8 @@ class _Log:
     def check_ended(self) -> None:
         if self.next < len(self.logged):
             shown = self.logged[self.next]
-            raise _Stop(Problem(shown.seq, "illegal_move", f"no move writes this {shown.type}"))
+            raise _Stop(Problem(shown.seq, "illegal_move",
+                                gettext_noop("no move writes this {type}"), {"type": shown.type}))
 
 
 def _difference(shown: Logged, event: Event) -> Problem:
@@ -372,10 +360,13 @@ def _difference(shown: Logged, event: Event) -> Problem:
             code = CODES_BY_FIELD.get(name, "illegal_move")
             return Problem(
                 shown.seq, code,
-                f"{shown.type}: {name} is {_json(shown.data.get(name))}; the rules give "
-                f"{_json(event.data.get(name))}",
+                gettext_noop("{type}: {name} is {shown}; the rules give {given}"),
+                {"type": shown.type, "name": name, "shown": _json(shown.data.get(name)),
+                 "given": _json(event.data.get(name))},
             )
-    return Problem(shown.seq, "illegal_move", f"{shown.type} differs")  # pragma: no cover
+    return Problem(  # pragma: no cover
+        shown.seq, "illegal_move", gettext_noop("{type} differs"), {"type": shown.type}
+    )
 
 
 def _json(value: object) -> str:
@@ -387,13 +378,17 @@ def _check_end(record: Record, match: Match, state: State, verdict: Verdict) -> 
     now = status(state)
     if record.status != now:
         verdict.problems.append(
-            Problem(None, "status_mismatch", f"the record says {record.status}; the log, {now}")
+            Problem(None, "status_mismatch",
+                    gettext_noop("the record says {record}; the log, {log}"),
+                    {"record": record.status, "log": now})
         )
     if record.totals != view.totals:
         verdict.problems.append(
-            Problem(None, "total_mismatch", f"totals are {view.totals}, not {record.totals}")
+            Problem(None, "total_mismatch", gettext_noop("totals are {log}, not {record}"),
+                    {"log": view.totals, "record": record.totals})
         )
     if record.winners != view.winners:
         verdict.problems.append(
-            Problem(None, "total_mismatch", f"winners are {view.winners}, not {record.winners}")
+            Problem(None, "total_mismatch", gettext_noop("winners are {log}, not {record}"),
+                    {"log": view.winners, "record": record.winners})
         )

@@ -21,7 +21,8 @@ HEADER = """\
 
 Every refusal is an `application/problem+json` document whose `code` is one of these, in
 the registry's order (by status). `type` is `urn:dice-games:problem:<code>` and `title` the
-one below, whatever the request; `detail` says what was wrong in this request. A code with
+one below, in the request's language ([contract.md, "Languages"](contract.md#languages));
+`detail` says what was wrong in this request, in that language too. A code with
 a Retry-After sends that header with that many seconds; a `throttled` answer also sends
 `Retry-After`, the seconds until the limit lets the client in again. When each code is
 given: [contract.md, "Errors"](contract.md#errors).

@@ -56,3 +56,10 @@ def test_refusals_say_their_language_too(client: Client, language: str) -> None:
         assert response["Content-Type"] == "application/problem+json"
         assert response["Content-Language"] == language
         assert "Accept-Language" in response["Vary"]
+
+
+def test_the_api_answers_by_accept_language_alone(client: Client) -> None:
+    """A language a page remembered in Django's cookie does not change the API's answers."""
+    client.cookies["django_language"] = "de"
+    assert client.get("/api/v1/rulesets/")["Content-Language"] == "en"
+    assert client.get("/api/v1/rulesets/", HTTP_ACCEPT_LANGUAGE="sv")["Content-Language"] == "sv"

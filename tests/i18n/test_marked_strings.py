@@ -28,7 +28,8 @@ WORDED = {
     "AuthenticationFailed": (0, "detail"), "NotAuthenticated": (0, "detail"),
     "PermissionDenied": (0, "detail"), "ParseError": (0, "detail"),
     "Throttled": ("detail",), "BadPosition": (1,), "refuse": (1,), "_refuse": (0,),
-    "Box": (1, 3), "lower": (1, 2), "Option": (3,), "_type": (1,),
+    "Problem": (2,), "NotARecord": (1,), "Box": (1, 3), "lower": (1, 2), "Option": (3,),
+    "_type": (1,),
 }
 # Class attributes that hold words for people (a permission's refusal; a ruleset's).
 WORDED_ATTRIBUTES = {"message", "no_key", "other_key", "name", "description"}

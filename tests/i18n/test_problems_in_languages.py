@@ -134,3 +134,15 @@ def test_the_count_of_faults_left_out_is_worded_in_the_language(client: Client) 
     chinese = _refused(client, "zh-hans", method, path, body)["detail"]
     assert chinese.endswith("\uff1b另有 2 处")  # a full-width semicolon
     assert _refused(client, None, method, path, body)["detail"].endswith("; and 2 more")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_document_that_is_no_record_is_refused_in_the_language(
+    client: Client, language: str
+) -> None:
+    path, body = "/api/v1/records/verify/", {"format": "a shopping list"}
+    english = _refused(client, None, "post", path, body)
+    other = _refused(client, language, "post", path, body)
+    assert english["code"] == "invalid"
+    _same_but_the_words(english, other)

@@ -9,6 +9,7 @@ from games.api.games.bodies import DiceBody, EventBody, render_event
 from games.api.schema.enums import COMPUTERS, GAME_STATUSES, RECORD_PROBLEMS
 from games.api.schema.responses import RulesetId
 from games.api.schema.shapes import Choice, Uuid, serializer_for
+from games.http.translation import localized
 from games.play.dice import dice_shown
 from games.play.records import GameRecord
 from scoring.record_format import FORMAT
@@ -96,7 +97,8 @@ def render_verdict(verdict: Verdict) -> VerdictBody:
         return {
             "valid": False,
             "problems": [
-                {"seq": p.seq, "code": p.code, "detail": p.detail} for p in verdict.problems
+                {"seq": p.seq, "code": p.code, "detail": localized(p.message, p.params)}
+                for p in verdict.problems
             ],
         }
     checked: CheckedBody = {
