@@ -11,6 +11,7 @@ import dj_database_url
 
 from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
 from config.fast_path import *  # noqa: F403 - the fast path's other switches, read there
+from config.lti import *  # noqa: F403 - the LTI tool's settings, read there
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -47,13 +48,13 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "lti_tool",
     "axes",
 ]
 
 # Work outside requests (turn clocks, assignment closings, webhook deliveries) is done by
 # `manage.py run_worker` processes, which find what is due on its own rows (SELECT ... FOR
-# UPDATE SKIP LOCKED on PostgreSQL, so each piece is done by one worker of any host).
-# See games/work/.
+# UPDATE SKIP LOCKED on PostgreSQL: each piece done by one worker of any host; games/work/).
 
 # Webhooks to loopback, private or link-local addresses are refused (at registration and at
 # every delivery) unless this is true: for development and tests only.
@@ -188,7 +189,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "games.db.postgresql"
 
 # -- end of database connections and server threads ------------------------------------------
-
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"

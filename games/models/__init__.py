@@ -6,6 +6,7 @@ Django finds models through this package, so each model is named here.
 
 from games.models.assignment import Assignment, AssignmentStatus
 from games.models.classroom import ApiKey, Classroom, Student
+from games.models.lti import LtiCourse, LtiLearner, LtiLink, LtiSpent
 from games.models.game import (
     STATUS_CHOICES,
     Event,
@@ -27,6 +28,10 @@ __all__ = [
     "Event",
     "Game",
     "IdempotencyRecord",
+    "LtiCourse",
+    "LtiLearner",
+    "LtiLink",
+    "LtiSpent",
     "Player",
     "ScoreEntry",
     "StrategyTable",
