@@ -6,7 +6,6 @@ Django finds models through this package, so each model is named here.
 
 from games.models.assignment import Assignment, AssignmentStatus
 from games.models.classroom import ApiKey, Classroom, Student
-from games.models.lti import LtiCourse, LtiLearner, LtiLink, LtiSpent
 from games.models.game import (
     STATUS_CHOICES,
     Event,
@@ -15,6 +14,7 @@ from games.models.game import (
     Player,
     ScoreEntry,
 )
+from games.models.lti import LtiCourse, LtiLearner, LtiLink, LtiSpent
 from games.models.strategy import StrategyTable
 from games.models.webhook import Delivery, Webhook
 

@@ -90,3 +90,6 @@ class LtiSpent(models.Model):
 
     class Meta:
         verbose_name = "LTI spent nonce"
+
+    def __str__(self) -> str:
+        return self.digest[:12]
