@@ -29,6 +29,8 @@ class ServiceCode(StrEnum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     SERVER_ERROR = "server_error"
     STRATEGY_UNAVAILABLE = "strategy_unavailable"
+    LTI_NOT_LINKED = "lti_not_linked"
+    LTI_PLATFORM_UNAVAILABLE = "lti_platform_unavailable"
 
 
 class ServiceError(Exception):
