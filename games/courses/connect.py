@@ -2,7 +2,7 @@
 asked, got with a client assertion signed by the tool's key, then the call), with a time
 limit on every request so that a platform that does not answer holds nothing up for long."""
 
-from typing import Any
+from typing import Any, Final
 
 import requests
 from lti_tool.models import LtiRegistration
@@ -11,14 +11,14 @@ from pylti1p3.service_connector import ServiceConnector
 
 # Seconds to connect and to wait for the answer, per request.
 TIMEOUT = (3.0, 10.0)
-SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+SCORE_SCOPE: Final = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
 # What a call to a platform fails with: it is away, or it refused.
 PLATFORM_FAILURES = (requests.RequestException, LtiException, LtiServiceException, ValueError)
 
 
 class _Session(requests.Session):
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
         kwargs.setdefault("timeout", TIMEOUT)
         return super().request(*args, **kwargs)
 

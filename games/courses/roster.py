@@ -82,7 +82,7 @@ def lti_roster_sync(*, classroom: Classroom) -> Synced:
         {"context_memberships_url": context.memberships_url},
     )
     try:
-        members: list[dict[str, Any]] = list(service.get_members())
+        members: list[dict[str, Any]] = [dict(m) for m in service.get_members()]
     except PLATFORM_FAILURES as failure:
         raise ServiceError(
             ServiceCode.LTI_PLATFORM_UNAVAILABLE,
