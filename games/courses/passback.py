@@ -184,6 +184,14 @@ def _put_off(
     LtiScore.objects.filter(pk__in=ids, lease=lease).update(**changes)
 
 
+def scores_due_now(*, ids: list[Any]) -> int:
+    """The given scores still waiting (and not being sent) made due at once, their waits
+    forgotten (an operator's "send now"). Answers how many."""
+    return LtiScore.objects.filter(
+        pk__in=ids, status=LtiScore.Status.WAITING, lease__isnull=True
+    ).update(next_attempt_at=Now())
+
+
 def run_due() -> int:
     """Every score due now, sent in this thread (tests, a one-off run); answers how many
     were taken."""

@@ -66,6 +66,16 @@ def course_of(classroom: Classroom) -> LtiCourse:
     return course
 
 
+def course_title(*, classroom: Classroom) -> str | None:
+    """The title of the platform course the classroom was made for; None if none made it.
+    One query."""
+    return (
+        LtiCourse.objects.filter(classroom=classroom)
+        .values_list("context__title", flat=True)
+        .first()
+    )
+
+
 def lti_roster_sync(*, classroom: Classroom) -> Synced:
     """Reads the course's members from its platform and syncs its learners into the
     classroom. ``lti_not_linked`` for a classroom no platform course made, or whose platform

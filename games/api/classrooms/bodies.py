@@ -88,6 +88,10 @@ class ClassroomBody(TypedDict):
     joining: JoiningShown
     quota: QuotaBody
     created_at: DateTime
+    lti_course: Annotated[
+        str | None, "The title of the learning platform's course this classroom was made "
+        "for; null for a classroom opened here."
+    ]
     students: list[RosterStudentBody]
 
 
@@ -163,7 +167,9 @@ def render_created(opened: service.Opened) -> ClassroomCreatedBody:
     }
 
 
-def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> ClassroomBody:
+def render_classroom(
+    classroom: Classroom, students: list[dict[str, Any]], lti_course: str | None = None
+) -> ClassroomBody:
     """The classroom with its roster (as ``classroom_roster`` gives it)."""
     return {
         "id": str(classroom.id),
@@ -172,6 +178,7 @@ def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> Cl
         "joining": classroom.joining,
         "quota": render_quota(classroom),
         "created_at": iso_time(classroom.created_at),
+        "lti_course": lti_course,
         "students": [
             {
                 "id": str(student["id"]),

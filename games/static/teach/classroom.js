@@ -56,6 +56,9 @@ export class ClassroomScreen {
     this.problem = alertBox();
     this.rosterStatus = h("p", { class: "visually-hidden", role: "status", "aria-live": "polite" });
     this.roster = h("div", { class: "table-wrap" }, h("p", {}, "Loading the students…"));
+    this.syncStatus = h("p", { class: "status", role: "status", "aria-live": "polite" });
+    this.syncButton = h("button", { type: "button", "data-key": "sync-roster", hidden: true,
+      onclick: () => this.syncRoster() }, "Sync roster");
     this.list = h("div", {}, h("p", {}, "Loading the assignments…"));
     this.resultsSection = h("section", { class: "card", "aria-labelledby": "results-title", hidden: true });
     this.results = new ResultsView(this.resultsSection, {
@@ -79,6 +82,8 @@ export class ClassroomScreen {
         h("h2", { id: "students-title" }, "Students"),
         this.rosterStatus,
         this.roster,
+        this.syncStatus,
+        this.syncButton,
         h("button", { type: "button", "data-key": "refresh", onclick: () => this.overview.now() },
           "Refresh the students and assignments")),
       this.form.element(),
@@ -121,6 +126,7 @@ export class ClassroomScreen {
     this.problem.hidden = true;
     this.classroom = classroom;
     this.joining.draw(classroom);
+    this.syncButton.hidden = !classroom.lti_course;
     this.drawRoster(classroom.students);
     this.assignments = assignments;
     this.drawList();
@@ -148,15 +154,38 @@ export class ClassroomScreen {
       { class: "roster" },
       h("caption", {}, `${plural(students.length, "student")} of ${this.classroom.name}`),
       h("thead", {}, h("tr", {},
-        ["Student", "Joined", "Games started", "Games finished", "Finished games by ruleset"]
+        ["Student", "Joined", "From", "Games started", "Games finished", "Finished games by ruleset"]
           .map((name) => h("th", { scope: "col" }, name)))),
-      h("tbody", {}, students.map((student) => h("tr", {},
+      h("tbody", {}, students.map((student) => h("tr", { "data-active": String(student.active) },
         h("th", { scope: "row" }, student.name),
         h("td", { class: "text" }, whenShort(student.joined_at)),
+        h("td", { class: "text" }, [
+          student.source === "lti" ? "Learning platform" : "Join code",
+          student.active ? "" : " (inactive)",
+        ].join("")),
         h("td", {}, student.games_started),
         h("td", {}, student.games_finished),
         h("td", { class: "text wide" }, figures(student))))),
     ));
+  }
+
+  /** The learners of the platform's course, synced into the classroom. */
+  async syncRoster() {
+    const button = this.syncButton;
+    button.disabled = true;
+    this.syncStatus.textContent = `Reading the roster of ${this.classroom.lti_course}…`;
+    try {
+      const synced = await this.request("POST", "lti-sync/", {});
+      this.syncStatus.textContent = `Roster synced: ${plural(synced.added, "learner")} added, ` +
+        `${synced.made_inactive} made inactive, ${synced.made_active} active again ` +
+        `(${plural(synced.members, "member")} in the course).`;
+      this.overview.now();
+    } catch (error) {
+      this.syncStatus.textContent = "";
+      showProblem(this.problem, error);
+    } finally {
+      button.disabled = false;
+    }
   }
 
   drawList() {

@@ -9,6 +9,19 @@ import { Poller } from "./poll.js";
 
 const EVERY_MS = 3000;
 const STATUS_WORDS = { scheduled: "scheduled", open: "open", closed: "closed" };
+const GRADE_WORDS = {
+  accuracy: "graded by accuracy",
+  completion: "graded by games finished",
+  rank: "graded by rank",
+};
+
+/** A learner's grade as sent to the learning platform, in words. */
+function passbackText(passback) {
+  if (passback.status === "sent") return `Sent: ${number(passback.score)} of 100`;
+  if (passback.status === "waiting") return "Waiting to be sent";
+  const why = passback.error ? `: ${passback.error}` : "";
+  return `Not taken yet, tried ${plural(passback.attempts, "time")}${why}`;
+}
 
 function none() {
   return [h("span", { "aria-hidden": "true" }, "–"), h("span", { class: "visually-hidden" }, "none")];
@@ -97,7 +110,8 @@ export class ResultsView {
       this.onAssignment?.(answer.assignment);
       this.draw(answer);
     }
-    if (answer.assignment.status === "closed") {
+    const sending = answer.students.some((row) => row.passback && row.passback.status !== "sent");
+    if (answer.assignment.status === "closed" && !sending) {
       this.updated.textContent = "The assignment is closed: these results are final.";
       return false;
     }
@@ -110,6 +124,7 @@ export class ResultsView {
       ruleset?.name ?? assignment.ruleset,
       `${plural(assignment.games, "game")} each`,
       STATUS_WORDS[assignment.status] ?? assignment.status,
+      GRADE_WORDS[assignment.grade] ?? assignment.grade,
       `opens ${when(assignment.opens_at)}`,
       `due ${when(assignment.due_at)}`,
     ].join(" · ");
@@ -135,13 +150,15 @@ export class ResultsView {
 
   table(assignment, students) {
     const cell = (value) => h("td", {}, value === null ? none() : value);
+    // The grades sent to a learning platform, for an assignment a platform links to.
+    const platform = students.some((row) => row.passback);
+    const headings = ["Rank", "Student", "Started", "Finished", "Mean score", "Best score",
+      "Mean accuracy", ...(platform ? ["Grade sent to the platform"] : [])];
     return h(
       "table",
       { id: "results-table", class: "results" },
       h("caption", {}, `Results of ${assignment.title}, best first`),
-      h("thead", {}, h("tr", {},
-        ["Rank", "Student", "Started", "Finished", "Mean score", "Best score", "Mean accuracy"]
-          .map((name) => h("th", { scope: "col" }, name)))),
+      h("thead", {}, h("tr", {}, headings.map((name) => h("th", { scope: "col" }, name)))),
       h("tbody", {}, students.length
         ? students.map((row) => h("tr", {},
             cell(row.rank),
@@ -150,8 +167,10 @@ export class ResultsView {
             cell(row.games_finished),
             cell(number(row.mean_score)),
             cell(row.best_score),
-            cell(row.mean_accuracy === null ? null : `${number(row.mean_accuracy)}%`)))
-        : h("tr", {}, h("td", { colspan: 7 }, "No students have joined yet."))),
+            cell(row.mean_accuracy === null ? null : `${number(row.mean_accuracy)}%`),
+            platform ? h("td", { class: "text", "data-passback": row.passback?.status ?? "none" },
+              row.passback ? passbackText(row.passback) : none()) : null))
+        : h("tr", {}, h("td", { colspan: headings.length }, "No students have joined yet."))),
     );
   }
 
