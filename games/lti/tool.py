@@ -188,6 +188,7 @@ def login_response(request: HttpRequest, *, launch_url: str) -> HttpResponse:
     tool_key_latest()  # the JWKS lists a key before any platform asks for it
     login = DjangoOIDCLogin(request, ToolConfig(), launch_data_storage=DjangoCacheDataStorage())
     try:
+        login.validate_oidc_login()  # an unregistered platform is refused before any page
         response = login.enable_check_cookies(
             "Your browser keeps this tool from using cookies inside the course page.",
             "Open it in a new window",
