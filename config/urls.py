@@ -23,6 +23,7 @@ urlpatterns = [
     re_path(rf"^play/(?P<game_id>{UUID_RE})/$", play, name="play-game"),
     path("teach/", teach, name="teach"),
     # The LTI 1.3 tool (games/api/lti/): pages for platforms and browsers, not the JSON API.
+    path("lti/", lti.tool, name="lti-tool"),
     path("lti/login/", lti.login, name="lti-login"),
     path("lti/launch/", lti.launch, name="lti-launch"),
     path("lti/jwks/", lti.jwks, name="lti-jwks"),

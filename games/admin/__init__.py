@@ -2,4 +2,4 @@
 (``assignments``) and webhooks with their deliveries (``webhooks``): Django's autodiscovery
 imports this package, which registers them."""
 
-from games.admin import assignments, classrooms, games, webhooks  # noqa: F401  (registers)
+from games.admin import assignments, classrooms, games, lti, webhooks  # noqa: F401  (registers)

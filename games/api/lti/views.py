@@ -26,7 +26,7 @@ from games.http.problems import PROBLEM_TYPES
 from games.http.sessions import SESSION_KEY
 from games.lti import deep_links, launches
 from games.lti.keys import tool_jwks
-from games.lti.registrations import TOOL_PATHS
+from games.lti.registrations import TOOL_PATHS, tool_urls
 from games.lti.tool import launch_check, login_response
 from games.play.errors import REFUSALS, ServiceCode, ServiceError
 
@@ -78,6 +78,16 @@ def refused(request: HttpRequest, refusal: Exception) -> HttpResponse:
 
 def _absolute(request: HttpRequest, name: str) -> str:
     return request.build_absolute_uri(TOOL_PATHS[name])
+
+
+@require_safe
+def tool(request: HttpRequest) -> JsonResponse:
+    """The tool's URLs for the host this request reached (https behind a TLS proxy that
+    says so, per SECURE_PROXY_SSL_HEADER): what an operator gives a platform."""
+    return JsonResponse(
+        {**tool_urls(request.build_absolute_uri("/")),
+         "register": request.build_absolute_uri("/lti/register/")}
+    )
 
 
 @require_safe
