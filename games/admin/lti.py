@@ -5,8 +5,8 @@ tool's URLs for the host the admin is reached at, to give the platform."""
 from typing import Any
 
 from django import forms
-from django.db import models
 from django.contrib import admin
+from django.db import models
 from django.http import HttpRequest, HttpResponse
 from lti_tool.admin import LtiDeploymentInline, LtiRegistrationAdmin
 from lti_tool.models import LtiRegistration
@@ -25,7 +25,10 @@ def https_first(field: "models.Field[Any, Any]", **kwargs: Any) -> forms.Field |
 class RegistrationForm(forms.ModelForm):
     class Meta:
         model = LtiRegistration
-        fields = "__all__"
+        fields = [
+            "name", "uuid", "issuer", "client_id", "audience", "auth_url", "token_url",
+            "keyset_url", "is_active", "public_key", "private_key",
+        ]
         formfield_callback = https_first
 
     def _url(self, name: str) -> str:
