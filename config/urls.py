@@ -29,6 +29,7 @@ urlpatterns = [
     path("lti/jwks/", lti.jwks, name="lti-jwks"),
     path("lti/continue/", lti.continue_, name="lti-continue"),
     path("lti/deep-link/", lti.deep_link, name="lti-deep-link"),
+    path("lti/register/", lti.register, name="lti-register"),
     path("metrics", metrics, name="metrics"),
     # Unknown paths under /api/ answer a problem document, never an HTML page.
     re_path(r"^api/", not_found),

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games.api.lti.forms import DeepLinkForm
 from games.http.problems import PROBLEM_TYPES
 from games.http.sessions import SESSION_KEY
-from games.lti import deep_links, launches
+from games.lti import deep_links, dynamic, launches
 from games.lti.keys import tool_jwks
 from games.lti.registrations import TOOL_PATHS, tool_urls
 from games.lti.tool import launch_check, login_response
@@ -170,6 +170,35 @@ def continue_(request: HttpRequest) -> HttpResponse:
         request,
         "lti/seat.html",
         {"game": ticket["g"], "seat": ticket["s"], "token": ticket["t"], "path": ticket["p"]},
+    )
+
+
+@csrf_exempt
+@xframe_options_exempt
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    """LTI Dynamic Registration: the platform opens this page with its configuration's
+    URL and a registration token; the administrator confirms, and the tool registers (the
+    token is what authorises it: the page needs no cookie inside the platform's frame)."""
+    params = request.POST if request.method == "POST" else request.GET
+    config = params.get("openid_configuration", "")
+    token = params.get("registration_token", "")
+    if not config:
+        return refused(request, ServiceError(EXPIRED, "open this page from the platform's "
+                                             "dynamic registration (no openid_configuration)"))
+    if request.method == "GET":
+        return _page(request, "lti/register.html", {"config": config, "token": token})
+    try:
+        registered = dynamic.dynamic_register(
+            openid_configuration=config, registration_token=token,
+            base=request.build_absolute_uri("/"),
+        )
+    except REFUSALS as refusal:
+        return refused(request, refusal)
+    return _page(
+        request,
+        "lti/registered.html",
+        {"issuer": registered.registration.issuer, "deployments": registered.deployments},
     )
 
 
