@@ -47,8 +47,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "lti_tool",  # before games: games.admin replaces its registration admin
     "games",
-    "lti_tool",
     "axes",
 ]
 

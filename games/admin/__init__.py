@@ -7,6 +7,7 @@ from games.admin import (  # noqa: F401  (registers)
     assignments,
     classrooms,
     games,
+    lti,
     lti_grades,
     webhooks,
 )

@@ -29,6 +29,10 @@ class ServiceCode(StrEnum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     SERVER_ERROR = "server_error"
     STRATEGY_UNAVAILABLE = "strategy_unavailable"
+    LTI_LAUNCH_INVALID = "lti_launch_invalid"
+    LTI_NOT_REGISTERED = "lti_not_registered"
+    LTI_REPLAYED = "lti_replayed"
+    LTI_ROLE_UNKNOWN = "lti_role_unknown"
     LTI_NOT_LINKED = "lti_not_linked"
     LTI_PLATFORM_UNAVAILABLE = "lti_platform_unavailable"
 
