@@ -138,6 +138,7 @@ class PlatformState:
         self.tokens: dict[str, list[str]] = {}  # access token: its scopes
         self.scores: list[Score] = []
         self.score_attempts = 0
+        self.answered_away = 0  # requests answered 503 while away
         self.deep_link_responses: list[dict[str, Any]] = []
         self.token_requests: list[dict[str, Any]] = []
         self.refusals: list[str] = []  # why each refused request was refused

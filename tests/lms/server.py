@@ -110,6 +110,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def route(self) -> None:
         if self.server.unavailable:
+            with self.state.lock:
+                self.state.answered_away += 1
             self.body()
             self.answer(503, b"away for a while", "text/plain", {"Retry-After": "1"})
             return
