@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 from rest_framework.routers import SimpleRouter
 
 from games.api.assignments import views as assignments
-from games.api.classrooms import keys
+from games.api.classrooms import keys, roster_sync
 from games.api.classrooms import views as classrooms
 from games.api.games.stream import game_stream
 from games.api.games.views import UUID_RE, GameViewSet
@@ -56,6 +56,11 @@ urlpatterns = [
         "classrooms/<game_id:pk>/join-code/",
         classrooms.JoinCodeView.as_view(),
         name="classroom-join-code",
+    ),
+    path(
+        "classrooms/<game_id:pk>/lti-sync/",
+        roster_sync.RosterSyncView.as_view(),
+        name="classroom-lti-sync",
     ),
     path(
         "classrooms/<game_id:pk>/games/",

@@ -105,6 +105,7 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     ServiceCode.JOINING_CLOSED: _type(409, "Joining closed"),
     ServiceCode.ASSIGNMENT_NOT_OPEN: _type(409, "Assignment not open"),
     ServiceCode.ASSIGNMENT_COMPLETE: _type(409, "Assignment complete"),
+    ServiceCode.LTI_NOT_LINKED: _type(409, "Not a platform course"),
     ServiceCode.VERSION_MISMATCH: _type(412),
     HttpCode.REQUEST_TOO_LARGE: _type(413),
     HttpCode.UNSUPPORTED_MEDIA_TYPE: _type(415),
@@ -113,6 +114,7 @@ PROBLEM_TYPES: dict[Code, ProblemType] = {
     HttpCode.THROTTLED: _type(429),
     HttpCode.HEADERS_TOO_LARGE: _type(431),  # the server's own (games.serving.protocol)
     ServiceCode.SERVER_ERROR: _type(500),
+    ServiceCode.LTI_PLATFORM_UNAVAILABLE: _type(502, "Learning platform unavailable"),
     HttpCode.DATABASE_UNAVAILABLE: _type(503, retry_after=5),
     ServiceCode.STRATEGY_UNAVAILABLE: _type(503, retry_after=STRATEGY_RETRY_AFTER),
 }

@@ -15,6 +15,7 @@ from games.models.game import (
     ScoreEntry,
 )
 from games.models.lti import LtiCourse, LtiLearner, LtiLink, LtiSpent
+from games.models.lti_grades import LtiScore
 from games.models.strategy import StrategyTable
 from games.models.webhook import Delivery, Webhook
 
@@ -31,6 +32,7 @@ __all__ = [
     "LtiCourse",
     "LtiLearner",
     "LtiLink",
+    "LtiScore",
     "LtiSpent",
     "Player",
     "ScoreEntry",

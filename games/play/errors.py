@@ -33,6 +33,8 @@ class ServiceCode(StrEnum):
     LTI_NOT_REGISTERED = "lti_not_registered"
     LTI_REPLAYED = "lti_replayed"
     LTI_ROLE_UNKNOWN = "lti_role_unknown"
+    LTI_NOT_LINKED = "lti_not_linked"
+    LTI_PLATFORM_UNAVAILABLE = "lti_platform_unavailable"
 
 
 class ServiceError(Exception):

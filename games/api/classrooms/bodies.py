@@ -70,6 +70,15 @@ class RosterStudentBody(TypedDict):
         dict[str, RulesetFiguresBody],
         "Per ruleset id, figures over the student's finished games of it.",
     ]
+    source: Annotated[
+        str, Choice(["lti", "join"]), "`lti`: a learner of the learning platform's course "
+        "this classroom was made for (by a launch or a roster sync); `join`: joined with the "
+        "code."
+    ]
+    active: Annotated[
+        bool, "False for a platform learner gone from the course or inactive there (as the "
+        "last roster sync found); a student who joined with the code is always active."
+    ]
 
 
 class ClassroomBody(TypedDict):
@@ -171,6 +180,8 @@ def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> Cl
                 "games_started": student["games_started"],
                 "games_finished": student["games_finished"],
                 "rulesets": student["rulesets"],
+                "source": student["source"],
+                "active": student["active"],
             }
             for student in students
         ],
