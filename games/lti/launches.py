@@ -171,6 +171,10 @@ def _membership(user: LtiUser, context: LtiContext, claims: dict[str, Any]) -> N
 
 
 def _course(context: LtiContext) -> LtiCourse:
+    """The course's classroom, made at its first launch. The context's row is locked for
+    the rest of the launch: two first launches of one course (or two first launches of one
+    learner) wait for each other rather than both making one."""
+    LtiContext.objects.select_for_update().filter(pk=context.pk).first()
     course = LtiCourse.objects.select_for_update().filter(context=context).first()
     if course is not None:
         return course
