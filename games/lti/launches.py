@@ -27,8 +27,8 @@ from lti_tool.models import (
 from games.classrooms import assignments as assigning
 from games.classrooms.keys import key_issue
 from games.classrooms.services import classroom_create
+from games.courses.roster import learner_add
 from games.lti import claims as c
-from games.lti.names import learner_name
 from games.models import (
     ApiKey,
     Assignment,
@@ -38,7 +38,6 @@ from games.models import (
     LtiLink,
     LtiSpent,
     Player,
-    Student,
 )
 from games.play.errors import REFUSALS, ServiceCode, ServiceError
 from games.play.privacy import hash_token, new_token
@@ -172,6 +171,10 @@ def _membership(user: LtiUser, context: LtiContext, claims: dict[str, Any]) -> N
 
 
 def _course(context: LtiContext) -> LtiCourse:
+    """The course's classroom, made at its first launch. The context's row is locked for
+    the rest of the launch: two first launches of one course (or two first launches of one
+    learner) wait for each other rather than both making one."""
+    LtiContext.objects.select_for_update().filter(pk=context.pk).first()
     course = LtiCourse.objects.select_for_update().filter(context=context).first()
     if course is not None:
         return course
@@ -209,9 +212,7 @@ def _learner(course: LtiCourse, user: LtiUser, claims: dict[str, Any]) -> LtiLea
     )
     if learner is not None:
         return learner
-    name, key = learner_name(classroom_id=course.classroom_id, claims=claims)
-    student = Student.objects.create(classroom_id=course.classroom_id, name=name, name_key=key)
-    return LtiLearner.objects.create(course=course, user=user, student=student)
+    return learner_add(course=course, user=user, name=c.person_name(claims) or "Student")
 
 
 def _learner_key(learner: LtiLearner) -> int:

@@ -2,9 +2,10 @@
 learner its student; the browser is signed in through the launch's ticket."""
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from games.models import Classroom, LtiCourse, LtiLearner, Student
 from tests.lti.platform import INSTRUCTOR, Platform
@@ -107,3 +108,23 @@ def test_learner_session_is_no_teacher(platform: Platform) -> None:
     client.post("/lti/continue/", {"ticket": ticket_of(platform.launch(client))})
     classroom = Classroom.objects.get()
     assert client.get(f"/api/v1/classrooms/{classroom.id}/").status_code == 403
+
+
+@override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"))
+def test_over_https_the_login_state_survives_a_cross_site_post(platform: Platform) -> None:
+    """Behind a TLS proxy the state cookie is SameSite=None and Secure: the platform's
+    cross-site form post brings it back."""
+    answer = Client().post(
+        "/lti/login/",
+        {
+            "iss": platform.issuer, "login_hint": "hint", "client_id": platform.client_id,
+            "target_link_uri": "https://testserver/lti/launch/", "lti1p3_new_window": "1",
+            "lti_deployment_id": platform.deployment,
+        },
+        HTTP_X_FORWARDED_PROTO="https", HTTP_HOST="testserver",
+    )
+    assert answer.status_code == 302
+    sent = parse_qs(urlsplit(answer["Location"]).query)
+    assert sent["redirect_uri"] == ["https://testserver/lti/launch/"]
+    state = [c for name, c in answer.cookies.items() if name.startswith("lti1p3-state")]
+    assert state and state[0]["samesite"] == "None" and state[0]["secure"]
