@@ -12,6 +12,7 @@ import dj_database_url
 from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
 from config.fast_path import *  # noqa: F403 - the fast path's other switches, read there
 from config.languages import *  # noqa: F403 - the languages spoken and their catalogues
+from config.lti import *  # noqa: F403 - the LTI tool's settings, read there
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -47,14 +48,14 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "lti_tool",  # before games: games.admin replaces its registration admin
     "games",
     "axes",
 ]
 
 # Work outside requests (turn clocks, assignment closings, webhook deliveries) is done by
 # `manage.py run_worker` processes, which find what is due on its own rows (SELECT ... FOR
-# UPDATE SKIP LOCKED on PostgreSQL, so each piece is done by one worker of any host).
-# See games/work/.
+# UPDATE SKIP LOCKED on PostgreSQL: each piece done by one worker of any host; games/work/).
 
 # Webhooks to loopback, private or link-local addresses are refused (at registration and at
 # every delivery) unless this is true: for development and tests only.
@@ -190,7 +191,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "games.db.postgresql"
 
 # -- end of database connections and server threads ------------------------------------------
-
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 TIME_ZONE = "UTC"

@@ -4,6 +4,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
 
 from games.api.games.views import UUID_RE
+from games.api.lti import views as lti
 from games.api.operations.metrics import metrics
 from games.api.operations.pages import catalogue, play, redoc_bundle, teach
 from games.api.schema.pages import RedocView, SchemaView, SwaggerView
@@ -23,6 +24,14 @@ urlpatterns = [
     re_path(rf"^play/tournaments/(?P<game_id>{UUID_RE})/$", play, name="play-tournament"),
     path("teach/", teach, name="teach"),
     path("pages/words/<str:language>.js", catalogue, name="js-catalogue"),
+    # The LTI 1.3 tool (games/api/lti/): pages for platforms and browsers, not the JSON API.
+    path("lti/", lti.tool, name="lti-tool"),
+    path("lti/login/", lti.login, name="lti-login"),
+    path("lti/launch/", lti.launch, name="lti-launch"),
+    path("lti/jwks/", lti.jwks, name="lti-jwks"),
+    path("lti/continue/", lti.continue_, name="lti-continue"),
+    path("lti/deep-link/", lti.deep_link, name="lti-deep-link"),
+    path("lti/register/", lti.register, name="lti-register"),
     path("metrics", metrics, name="metrics"),
     # Unknown paths under /api/ answer a problem document, never an HTML page.
     re_path(r"^api/", not_found),

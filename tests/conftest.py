@@ -2,8 +2,12 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from tests.lms import Platform
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -160,3 +164,13 @@ def quick_password_hashing() -> Iterator[None]:
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture
+def lms() -> Iterator["Platform"]:
+    """An LTI 1.3 platform (tests/lms/) listening on a free port of 127.0.0.1 for the
+    test's length: its courses, users and links are the test's to make."""
+    from tests.lms import running_platform
+
+    with running_platform() as platform:
+        yield platform

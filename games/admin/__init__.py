@@ -1,5 +1,13 @@
 """The admin, for reviewing games (``games``), classrooms (``classrooms``), assignments
-(``assignments``) and webhooks with their deliveries (``webhooks``): Django's autodiscovery
+(``assignments``), webhooks with their deliveries (``webhooks``) and the grades sent to
+learning platforms (``lti_grades``): Django's autodiscovery
 imports this package, which registers them."""
 
-from games.admin import assignments, classrooms, games, webhooks  # noqa: F401  (registers)
+from games.admin import (  # noqa: F401  (registers)
+    assignments,
+    classrooms,
+    games,
+    lti,
+    lti_grades,
+    webhooks,
+)

@@ -6,7 +6,8 @@ from rest_framework.routers import SimpleRouter
 from games.api.assignments import views as assignments
 from games.api.bots import views as bots
 from games.api.bots.stream import me_stream
-from games.api.classrooms import keys
+
+from games.api.classrooms import keys, roster_sync
 from games.api.classrooms import views as classrooms
 from games.api.games.stream import game_stream
 from games.api.games.views import UUID_RE, GameViewSet
@@ -16,7 +17,6 @@ from games.api.records import views as records
 from games.api.rulesets.views import RulesetViewSet
 from games.api.tournaments import views as tournaments
 from games.api.webhooks import views as webhooks
-
 
 class GameId:
     """A game id in any letter case, as the other game paths accept it."""
@@ -28,7 +28,6 @@ class GameId:
 
     def to_url(self, value: uuid.UUID) -> str:
         return str(value)
-
 
 register_converter(GameId, "game_id")
 
@@ -63,6 +62,11 @@ urlpatterns = [
         "classrooms/<game_id:pk>/join-code/",
         classrooms.JoinCodeView.as_view(),
         name="classroom-join-code",
+    ),
+    path(
+        "classrooms/<game_id:pk>/lti-sync/",
+        roster_sync.RosterSyncView.as_view(),
+        name="classroom-lti-sync",
     ),
     path(
         "classrooms/<game_id:pk>/games/",

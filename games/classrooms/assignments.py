@@ -5,7 +5,9 @@ first (nobody may play on once the dice are known), then every game's secret is 
 and the assignment's listed. A worker closes it once ``due_at`` has passed (its sweep finds
 it by ``assignment_due``, whatever happened to earlier workers); a read never closes
 anything. From ``due_at`` on, by the database's clock, its games take no move and no new
-game starts, whether or not the closing has run yet.
+game starts, whether or not the closing has run yet. The closing also queues, in its
+transaction, the grades of the learning platforms' courses that link to the assignment
+(``games.courses.passback``).
 """
 
 import datetime as dt
@@ -18,6 +20,8 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils.translation import gettext_noop
 
+from games.courses import passback
+from games.courses.grades import grade_default
 from games.db.clock import db_now
 from games.hooks import services as hooks
 from games.models import Assignment, AssignmentStatus, Classroom, Game
@@ -40,8 +44,11 @@ def assignment_create(
     games: int,
     opens_at: dt.datetime | None,
     due_at: dt.datetime,
+    grade: str | None = None,
 ) -> Assignment:
-    """A new assignment with a fresh secret per game (only their commitments are shown)."""
+    """A new assignment with a fresh secret per game (only their commitments are shown).
+    ``grade``: how a learning platform's grade is made of a student's results
+    (``games.courses.grades``); absent, the ruleset's default."""
     ruleset = get_ruleset(ruleset_id)
     chosen = ruleset.validate_options(options)
     ruleset.check_seats(1)
@@ -64,6 +71,7 @@ def assignment_create(
         opens_at=opens,
         due_at=due_at,
         secrets=[new_secret().hex() for _ in range(games)],
+        grade=grade or grade_default(ruleset.id),
     )
 
 
@@ -188,4 +196,6 @@ def assignment_close(*, assignment_id: uuid.UUID) -> Assignment | None:
         assignment.closed_at = now
         assignment.save(update_fields=["closed_at"])
         hooks.assignment_closed(classroom_id=assignment.classroom_id, assignment_id=assignment.id)
+        # The grades of the platforms' courses that link to it, due from now on.
+        passback.scores_queue(assignment_id=assignment.id)
     return assignment

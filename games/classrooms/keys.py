@@ -86,3 +86,16 @@ def caller_for_key(key: str) -> Caller:
             gettext_noop("this API key is not valid (wrong or revoked)"),
         )
     return Caller(key_id=row.id, role=row.role, classroom=row.classroom, student=row.student)
+
+
+def caller_for_key_id(key_id: int) -> Caller | None:
+    """The caller a key row names, for a browser session signed in as that key (a course
+    launch from a learning platform, games.lti): None once the key is revoked."""
+    row = (
+        ApiKey.objects.select_related("classroom", "student")
+        .filter(pk=key_id, revoked_at__isnull=True)
+        .first()
+    )
+    if row is None:
+        return None
+    return Caller(key_id=row.id, role=row.role, classroom=row.classroom, student=row.student)

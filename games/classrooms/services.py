@@ -177,7 +177,11 @@ def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
     mean and best total and mean accuracy of their finished games. Two queries: the
     accuracies are those kept when each game finished (``games.classrooms.figures``), averaged by
     the database."""
-    students = list(Student.objects.filter(classroom=classroom).order_by("name_key"))
+    students = list(
+        Student.objects.filter(classroom=classroom)
+        .select_related("lti_learner")
+        .order_by("name_key")
+    )
     counts: dict[uuid.UUID, Mapping[str, Any]] = {
         row["student_id"]: row
         for row in Game.objects.filter(classroom=classroom, student__isnull=False)
@@ -212,6 +216,9 @@ def classroom_roster(*, classroom: Classroom) -> list[dict[str, Any]]:
             "games_started": counts.get(student.id, {}).get("started", 0),
             "games_finished": counts.get(student.id, {}).get("finished", 0),
             "rulesets": per_student.get(student.id, {}),
+            # A learning platform's learner (games.courses.roster), or a student who joined.
+            "source": "lti" if hasattr(student, "lti_learner") else "join",
+            "active": student.lti_learner.active if hasattr(student, "lti_learner") else True,
         }
         for student in students
     ]

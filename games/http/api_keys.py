@@ -26,6 +26,7 @@ from games.http.codes import HttpCode
 from games.http.limits import failure_record, failures_wait
 from games.http.problems import problem_response
 from games.http.translation import said
+from games.http.sessions import SAFE_METHODS, csrf_refusal, session_caller
 from games.play.errors import ServiceCode, ServiceError
 
 FAILED_CODES = {ServiceCode.INVALID_TOKEN, ServiceCode.INVALID_API_KEY}
@@ -62,7 +63,7 @@ class ApiKeyMiddleware(MiddlewareMixin):
             if refused is not None:
                 return refused
         if key is None:
-            return None
+            return self._session(request)
         try:
             request.caller = caller_for_key(key.strip())  # type: ignore[attr-defined]  # the request's own, read by games.http.auth
         except ServiceError as refused:
@@ -70,6 +71,20 @@ class ApiKeyMiddleware(MiddlewareMixin):
             response = problem_response(refused.code, said(refused))
             response["WWW-Authenticate"] = 'ApiKey header="X-API-Key"'
             return response
+        return None
+
+    @staticmethod
+    def _session(request: HttpRequest) -> HttpResponse | None:
+        """A browser signed in by a course launch (games.http.sessions): its caller, once
+        a change carries the CSRF token; a session whose key was revoked is no caller."""
+        caller = session_caller(request)
+        if caller is None:
+            return None
+        if request.method not in SAFE_METHODS:
+            reason = csrf_refusal(request)
+            if reason is not None:
+                return problem_response(HttpCode.FORBIDDEN, f"CSRF check failed: {reason}")
+        request.caller = caller  # type: ignore[attr-defined]  # the request's own, read by games.http.auth
         return None
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:

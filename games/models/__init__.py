@@ -15,6 +15,8 @@ from games.models.game import (
     Player,
     ScoreEntry,
 )
+from games.models.lti import LtiCourse, LtiLearner, LtiLink, LtiSpent
+from games.models.lti_grades import LtiScore
 from games.models.strategy import StrategyTable
 from games.models.tournament import Entrant, Tournament
 from games.models.webhook import Delivery, Webhook
@@ -32,6 +34,11 @@ __all__ = [
     "Game",
     "IdempotencyRecord",
     "KeyNotice",
+    "LtiCourse",
+    "LtiLearner",
+    "LtiLink",
+    "LtiScore",
+    "LtiSpent",
     "Player",
     "ScoreEntry",
     "StrategyTable",

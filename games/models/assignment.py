@@ -21,6 +21,10 @@ class AssignmentStatus(StrEnum):
     CLOSED = "closed"
 
 
+# The grade modes: mean accuracy (0-100), games finished of games set (x100), or rank.
+GRADE_MODES = ("accuracy", "completion", "rank")
+
+
 class Assignment(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     classroom = models.ForeignKey(
@@ -34,6 +38,8 @@ class Assignment(models.Model):
     due_at = models.DateTimeField(db_index=True)
     # One hex secret per game, in order; shown only once the assignment is closed.
     secrets = models.JSONField(default=list, editable=False)
+    # How a platform's grade is made of a student's results (GRADE_MODES): set at creation.
+    grade = models.CharField(max_length=12, default="accuracy")
     created_at = models.DateTimeField(auto_now_add=True)
     # When its games still active were abandoned and its secrets shown (by a worker, within
     # seconds of ``due_at``).

@@ -34,6 +34,12 @@ class ServiceCode(StrEnum):
     STRATEGY_UNAVAILABLE = "strategy_unavailable"
     TOO_MANY_BOTS = "too_many_bots"
     TOO_MANY_STREAMS = "too_many_streams"
+    LTI_LAUNCH_INVALID = "lti_launch_invalid"
+    LTI_NOT_REGISTERED = "lti_not_registered"
+    LTI_REPLAYED = "lti_replayed"
+    LTI_ROLE_UNKNOWN = "lti_role_unknown"
+    LTI_NOT_LINKED = "lti_not_linked"
+    LTI_PLATFORM_UNAVAILABLE = "lti_platform_unavailable"
 
 
 class ServiceError(Worded):

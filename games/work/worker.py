@@ -1,6 +1,7 @@
 """A worker process: sweeps for due clocks and closings in its main thread, sends webhook
 deliveries in another (``deliveries``), builds queued strategy tables in a third
-(``builds``), prunes old rows now and then (``housekeeping``).
+(``builds``), sends grades to learning platforms in a fourth (``passback``), prunes old rows
+now and then (``housekeeping``).
 
 It outlives the database: a lost or refused connection is logged, the connection dropped,
 and the sweep tried again after a growing wait (at most 5 s), so that what fell due meanwhile
@@ -21,6 +22,7 @@ from django.db import close_old_connections, connections
 from games.work import housekeeping
 from games.work.builds import Builder
 from games.work.deliveries import Deliveries
+from games.work.passback import Passback
 from games.work.sweeps import Sweeps
 
 log = logging.getLogger("games.work")
@@ -52,6 +54,8 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
     deliveries.start()
     builder = Builder(stop, interval=interval)
     builder.start()
+    grades = Passback(stop, interval=interval)
+    grades.start()
     sweeps = Sweeps()
     prune_at = 0.0
     failures = 0
@@ -76,6 +80,7 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
             stop.wait(interval)
     deliveries.join(timeout=10)
     builder.join(timeout=10)
+    grades.join(timeout=15)
     log.info("worker stopped")
 
 

@@ -340,9 +340,9 @@ def test_results_cost_the_same_queries_for_any_class(classes, students,
     Student.objects.bulk_create(
         Student(classroom_id=room.id, name=f"S{i}", name_key=f"s{i}") for i in range(students - 1)
     )
-    # The key, the assignment, the students, and their games' seats with the figures kept
-    # when each game finished.
-    with django_assert_num_queries(4) as queries:
+    # The key, the assignment, the students, their games' seats with the figures kept
+    # when each game finished, and the grades sent to a learning platform.
+    with django_assert_num_queries(5) as queries:
         rows = results(classes, room, work).json()["students"]
     assert len(rows) == students, [q["sql"][:60] for q in queries.captured_queries]
 

@@ -195,9 +195,9 @@ def test_the_roster_costs_a_fixed_number_of_queries(classes, django_assert_num_q
         classes.play_to_the_end(classes.create_with(classes.key_of(room, name)).json())
     run_due_work()
     path = f"/api/v1/classrooms/{room.id}/"
-    # The key, the students, their counts, and their figures with the accuracies kept when
-    # each game finished (a read closes nothing).
-    with django_assert_num_queries(4):
+    # The key, the students, their counts, their figures with the accuracies kept when
+    # each game finished (a read closes nothing), and the learning platform's course.
+    with django_assert_num_queries(5):
         assert classes.teacher(path, room.teacher_key).status_code == 200
 
 

@@ -13,7 +13,9 @@ from games.api.schema.responses import RulesetId
 from games.api.schema.shapes import Bounds, Choice, DateTime, Uuid, iso_time, serializer_for
 from games.classrooms import results
 from games.classrooms.assignments import MOST_GAMES, Progress
+from games.courses.status import Passback
 from games.models import Assignment
+from games.models.assignment import GRADE_MODES
 from scoring.verifiable import commitment
 
 Hex = Annotated[str, "64 hex characters."]
@@ -42,10 +44,26 @@ class AssignmentBody(TypedDict):
     secrets: Annotated[
         list[Hex] | None, "Once the assignment is closed, game k's secret; null until then."
     ]
+    grade: Annotated[
+        str, Choice(GRADE_MODES), "How a learning platform's grade (0-100) is made of a "
+        "student's results: `accuracy` (mean accuracy), `completion` (games finished of "
+        "`games`), `rank` (100 x (1 - (rank - 1) / students ranked))."
+    ]
     created_at: DateTime
     progress: NotRequired[
         Annotated[ProgressBody, "For a student: their own games of it, started and finished."]
     ]
+
+
+class PassbackBody(TypedDict):
+    status: Annotated[
+        str, "`waiting` (not tried yet), `retrying` (the platform did not take it yet: "
+        "tried again), `sent`."
+    ]
+    attempts: int
+    score: Annotated[float | None, "The score the platform took (out of 100), once sent."]
+    sent_at: DateTime | None
+    error: Annotated[str, "Why the last attempt failed, while retrying; else empty."]
 
 
 class ResultRowBody(TypedDict):
@@ -59,6 +77,10 @@ class ResultRowBody(TypedDict):
     ]
     rank: Annotated[
         int | None, "By `mean_score`; equal means share a rank. Null with no finished game."
+    ]
+    passback: Annotated[
+        PassbackBody | None, "The student's grade sent to their learning platform's course "
+        "(an assignment a platform links to, once closed); null for others."
     ]
 
 
@@ -90,6 +112,7 @@ def render_assignment(
         "status": assignment.status(),
         "commitments": [commitment(bytes.fromhex(secret)) for secret in assignment.secrets],
         "secrets": list(assignment.secrets) if closed else None,
+        "grade": assignment.grade,
         "created_at": iso_time(assignment.created_at),
     }
     if progress is not None:
@@ -97,7 +120,24 @@ def render_assignment(
     return body
 
 
-def render_results(assignment: Assignment, rows: list[results.StudentResult]) -> ResultsBody:
+def render_passback(passback: Passback | None) -> PassbackBody | None:
+    if passback is None:
+        return None
+    return {
+        "status": passback.status,
+        "attempts": passback.attempts,
+        "score": passback.score,
+        "sent_at": iso_time(passback.sent_at) if passback.sent_at else None,
+        "error": passback.error,
+    }
+
+
+def render_results(
+    assignment: Assignment,
+    rows: list[results.StudentResult],
+    passback: dict[Any, Passback] | None = None,
+) -> ResultsBody:
+    passback = passback or {}
     return {
         "assignment": render_assignment(assignment),
         "students": [
@@ -109,6 +149,7 @@ def render_results(assignment: Assignment, rows: list[results.StudentResult]) ->
                 "best_score": row.best_score,
                 "mean_accuracy": row.mean_accuracy,
                 "rank": row.rank,
+                "passback": render_passback(passback.get(row.student_id)),
             }
             for row in rows
         ],

@@ -5,6 +5,7 @@ from rest_framework import serializers
 from games.api.fields import OptionsField, RulesetField
 from games.classrooms.assignments import MOST_GAMES
 from games.http.strict import StrictCharField, StrictIntegerField, StrictSerializer
+from games.models.assignment import GRADE_MODES
 
 
 class AssignmentIn(StrictSerializer):
@@ -21,4 +22,10 @@ class AssignmentIn(StrictSerializer):
     due_at = serializers.DateTimeField(
         help_text="The deadline (ISO 8601), after `opens_at` and in the future: then games "
         "still being played are abandoned and the secrets shown."
+    )
+    grade = serializers.ChoiceField(
+        choices=GRADE_MODES, required=False, allow_null=True, default=None,
+        help_text="How a learning platform's grade is made of a student's results: "
+        "`accuracy` (the default where analysis covers the ruleset), `completion` (the "
+        "default elsewhere) or `rank`.",
     )

@@ -27,6 +27,7 @@ from games.api.schema import docs
 from games.classrooms import assignments as service
 from games.classrooms import results
 from games.classrooms.assignments import Progress
+from games.courses.status import passback_of
 from games.http.auth import ApiKeyAuthentication, caller_of, permitted_caller
 from games.http.permissions import (
     ClassroomMember,
@@ -86,6 +87,7 @@ class AssignmentsView(TeacherView):
             games=data["games"],
             opens_at=data["opens_at"],
             due_at=data["due_at"],
+            grade=data["grade"],
         )
         return Response(render_assignment(assignment), status=201)
 
@@ -157,7 +159,9 @@ class AssignmentResultsView(TeacherView):
         summary="An assignment's results",
         description="Teacher only. Every student of the classroom: games started and "
         "finished, mean and best score and mean accuracy over finished games, and rank by "
-        "mean score (students with no finished game last). As CSV for a gradebook with "
+        "mean score (students with no finished game last), and, for an assignment a learning "
+        "platform links to, each learner's `passback` (their grade sent to the platform). "
+        "As CSV for a gradebook with "
         "`Accept: text/csv` or `?format=csv`, header "
         f"`{','.join(CSV_HEADER)}`.",
         parameters=[
@@ -174,7 +178,11 @@ class AssignmentResultsView(TeacherView):
     )
     def get(self, request: Request, pk: uuid.UUID, assignment_id: uuid.UUID) -> Response:
         assignment = service.assignment_of(classroom_id=pk, assignment_id=assignment_id)
-        body = render_results(assignment, results.assignment_results(assignment=assignment))
+        body = render_results(
+            assignment,
+            results.assignment_results(assignment=assignment),
+            passback_of(assignment=assignment),
+        )
         headers = {}
         if request.accepted_renderer.format == "csv":
             headers["Content-Disposition"] = f'attachment; filename="results-{assignment.id}.csv"'

@@ -70,6 +70,15 @@ class RosterStudentBody(TypedDict):
         dict[str, RulesetFiguresBody],
         "Per ruleset id, figures over the student's finished games of it.",
     ]
+    source: Annotated[
+        str, Choice(["lti", "join"]), "`lti`: a learner of the learning platform's course "
+        "this classroom was made for (by a launch or a roster sync); `join`: joined with the "
+        "code."
+    ]
+    active: Annotated[
+        bool, "False for a platform learner gone from the course or inactive there (as the "
+        "last roster sync found); a student who joined with the code is always active."
+    ]
 
 
 class ClassroomBody(TypedDict):
@@ -79,6 +88,10 @@ class ClassroomBody(TypedDict):
     joining: JoiningShown
     quota: QuotaBody
     created_at: DateTime
+    lti_course: Annotated[
+        str | None, "The title of the learning platform's course this classroom was made "
+        "for; null for a classroom opened here."
+    ]
     students: list[RosterStudentBody]
 
 
@@ -154,7 +167,9 @@ def render_created(opened: service.Opened) -> ClassroomCreatedBody:
     }
 
 
-def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> ClassroomBody:
+def render_classroom(
+    classroom: Classroom, students: list[dict[str, Any]], lti_course: str | None = None
+) -> ClassroomBody:
     """The classroom with its roster (as ``classroom_roster`` gives it)."""
     return {
         "id": str(classroom.id),
@@ -163,6 +178,7 @@ def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> Cl
         "joining": classroom.joining,
         "quota": render_quota(classroom),
         "created_at": iso_time(classroom.created_at),
+        "lti_course": lti_course,
         "students": [
             {
                 "id": str(student["id"]),
@@ -171,6 +187,8 @@ def render_classroom(classroom: Classroom, students: list[dict[str, Any]]) -> Cl
                 "games_started": student["games_started"],
                 "games_finished": student["games_finished"],
                 "rulesets": student["rulesets"],
+                "source": student["source"],
+                "active": student["active"],
             }
             for student in students
         ],

@@ -39,6 +39,7 @@ ROSTER_EXAMPLE = OpenApiExample(
         "joining": "open",
         "quota": QUOTA,
         "created_at": "2026-11-23T08:00:00Z",
+        "lti_course": None,
         "students": [
             {
                 "id": STUDENT_ID,
@@ -54,6 +55,8 @@ ROSTER_EXAMPLE = OpenApiExample(
                         "mean_accuracy": None,
                     }
                 },
+                "source": "join",
+                "active": True,
             }
         ],
     },

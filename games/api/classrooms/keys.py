@@ -105,8 +105,9 @@ class KeyOwnerView(ProblemRefusals):
         summary="Who this key is",
         description="The role of the `X-API-Key` sent (`teacher` or `student`), its classroom "
         "and, for a student, the student: what a page given only a key needs to find its "
-        "classroom. No key: 401 `not_authenticated`; a wrong or revoked one: 401 "
-        "`invalid_api_key`.",
+        "classroom. A browser signed in by a course launch from a learning platform (LTI) "
+        "asks with its session cookie instead, and is answered as that teacher or student. "
+        "No key: 401 `not_authenticated`; a wrong or revoked one: 401 `invalid_api_key`.",
         responses={200: KeyOwnerOut, **docs.problems(429), **{
             key: value for key, value in TEACHER_ERRORS.items() if key[0] == 401
         }},

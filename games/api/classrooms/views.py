@@ -50,6 +50,7 @@ from games.api.games.filters import GamePagination
 from games.api.leaderboard.requests import LeaderboardQuery
 from games.api.schema import docs
 from games.classrooms import services as service
+from games.courses.roster import course_title
 from games.http.auth import ApiKeyAuthentication, permitted_caller
 from games.http.permissions import ProblemRefusals, TeacherOfClassroom
 from games.http.problems import problem
@@ -144,7 +145,9 @@ class ClassroomJoinView(APIView):
 class ClassroomView(TeacherView):
     def _answer(self, classroom: Classroom) -> Response:
         roster = service.classroom_roster(classroom=classroom)
-        return Response(render_classroom(classroom, roster))
+        return Response(
+            render_classroom(classroom, roster, course_title(classroom=classroom))
+        )
 
     @extend_schema(
         summary="The classroom and its roster (teacher)",
@@ -152,7 +155,9 @@ class ClassroomView(TeacherView):
         "`games_finished`, and per ruleset over their finished games: `mean` and `best` "
         "final total of the student's seat (the game's first person seat) and "
         "`mean_accuracy` where analysis exists (else null). Seeded games and house rules "
-        "count too.",
+        "count too. Each student's `source` (`lti`: a learning platform's learner, `join`: "
+        "joined with the code) and `active`; `lti_course`: the title of the platform's "
+        "course the classroom was made for (null for one opened here).",
         responses={200: ClassroomOut, **TEACHER_ERRORS},
         examples=[ROSTER_EXAMPLE, *TEACHER_EXAMPLES],
     )

@@ -15,6 +15,12 @@ const COMMON_WORDS = {
   throttled: gettext_noop("Too many requests: wait a moment and try again."),
 };
 
+/** Django's CSRF token, from its cookie: set for a browser signed in by a course launch. */
+function csrfToken() {
+  const found = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
+  return found ? decodeURIComponent(found.slice("csrftoken=".length)) : null;
+}
+
 /** A refused request: the service's problem document, or a network failure. */
 export class Problem extends Error {
   constructor(status, body, { words = COMMON_WORDS, fieldFirst = false, fields = {} } = {}) {
@@ -98,6 +104,10 @@ export class Api {
     if (token) headers.Authorization = `Bearer ${token}`;
     if (key) headers["X-API-Key"] = key;
     if (etag) headers["If-None-Match"] = etag;
+    // A browser signed in by a course launch calls with its session: a change carries
+    // Django's CSRF token (from its cookie), as the API asks of a session.
+    const csrf = method === "GET" || method === "HEAD" ? null : csrfToken();
+    if (csrf && this.credentials !== "omit") headers["X-CSRFToken"] = csrf;
     let response;
     try {
       response = await fetch(BASE + path, {
@@ -167,10 +177,13 @@ export const playerApi = new Api({
   },
 });
 
-/** /teach/'s client: a classroom's teacher, with the teacher key; it never sends a cookie. */
+/**
+ * /teach/'s client: a classroom's teacher, with the teacher key, or with the session of a
+ * course launch (its cookie; a key, where the tab holds one, is what the API goes by).
+ */
 export const teacherApi = new Api({
   keyName: "dice-games:teacher-key",
-  credentials: "omit",
+  credentials: "same-origin",
   words: {
     invalid_api_key: gettext_noop("This key is not valid: it is wrong, or it has been revoked."),
     not_authenticated: gettext_noop("Enter your teacher key first."),

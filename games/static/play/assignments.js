@@ -63,10 +63,26 @@ export function keepAssignment(classroomId, assignment, played = {}) {
   return meta;
 }
 
+// The student this browser's session is (a course launch from a learning platform), if
+// any: {role, classroom, student}; false once asked and there is none.
+let session = null;
+async function sessionOwner() {
+  if (session === null) {
+    try {
+      const answer = (await playerApi.get("/me/")).data;
+      session = answer?.role === "student" ? answer : false;
+    } catch {
+      session = false;
+    }
+  }
+  return session || null;
+}
+const signedIn = () => Boolean(apiKey() || session);
+
 /** Who the key in this tab is: {role, classroom, student}, asked once per key. */
 let owner = null;
 export async function keyOwner(key = apiKey()) {
-  if (!key) return null;
+  if (!key) return session || null;
   if (owner?.key !== key) {
     const answer = await playerApi.get("/me/", { key });
     owner = { key, data: answer.data };
@@ -120,7 +136,10 @@ export class AssignmentsPanel {
 
   show() {
     if (apiKey()) this.load();
-    else this.render();
+    else {
+      this.render();
+      sessionOwner().then(() => signedIn() && this.load());
+    }
     return this.element;
   }
 
@@ -129,13 +148,15 @@ export class AssignmentsPanel {
   }
 
   render() {
-    if (!apiKey()) {
+    if (!signedIn()) {
       replace(this.element, [this.heading(), this.keyForm()]);
       return;
     }
     const parts = [this.heading()];
     const student = this.owner?.student;
-    if (student) {
+    if (student && !apiKey()) {
+      parts.push(h("div", { class: "who" }, h("p", {}, `${student.name}, ${this.owner.classroom.name}.`)));
+    } else if (student) {
       parts.push(h("div", { class: "who" },
         h("p", {}, format(gettext("%(name)s, %(classroom)s."), { name: student.name, classroom: this.owner.classroom.name })),
         h("button", {

@@ -65,9 +65,27 @@ function signIn(message = null) {
   show(new SignInScreen(main, { open, enter: (key) => enter(key), message }));
 }
 
+/** The classroom of this browser's session (a course launch from a learning platform). */
+async function sessionClassroom() {
+  try {
+    const owner = await teacherApi.request("GET", "/me/");
+    return owner.role === "teacher" ? owner.classroom : null;
+  } catch {
+    return null;
+  }
+}
+
 async function start() {
   const key = teacherApi.key.held();
   if (!key) {
+    const classroom = await sessionClassroom();
+    if (classroom) {
+      await loadRulesets();
+      show(new ClassroomScreen(main, {
+        key: null, classroom, rulesets, onLeave: () => signIn(),
+      }));
+      return;
+    }
     signIn();
     return;
   }

@@ -62,6 +62,9 @@ export class ClassroomScreen {
     this.roster = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "students-title" },
       h("p", {}, gettext("Loading the students…")));
     this.list = h("div", {}, h("p", {}, gettext("Loading the assignments…")));
+    this.syncStatus = h("p", { class: "status", role: "status", "aria-live": "polite" });
+    this.syncButton = h("button", { type: "button", "data-key": "sync-roster", hidden: true,
+      onclick: () => this.syncRoster() }, gettext("Sync roster"));
     this.resultsSection = h("section", { class: "card", "aria-labelledby": "results-title", hidden: true });
     this.results = new ResultsView(this.resultsSection, {
       key: this.key,
@@ -87,6 +90,8 @@ export class ClassroomScreen {
         h("h2", { id: "students-title" }, gettext("Students")),
         this.rosterStatus,
         this.roster,
+        this.syncStatus,
+        this.syncButton,
         h("button", { type: "button", "data-key": "refresh", onclick: () => this.overview.now() },
           gettext("Refresh the students and assignments"))),
       this.form.element(),
@@ -132,6 +137,7 @@ export class ClassroomScreen {
     this.problem.hidden = true;
     this.classroom = classroom;
     this.joining.draw(classroom);
+    this.syncButton.hidden = !classroom.lti_course;
     this.drawRoster(classroom.students);
     this.assignments = assignments;
     this.drawList();
@@ -163,15 +169,38 @@ export class ClassroomScreen {
       h("caption", {}, format(ngettext("%(count)s student of %(classroom)s", "%(count)s students of %(classroom)s", students.length),
         { count: students.length, classroom: this.classroom.name })),
       h("thead", {}, h("tr", {},
-        [gettext("Student"), gettext("Joined"), gettext("Games started"), gettext("Games finished"), gettext("Finished games by ruleset")]
+        [gettext("Student"), gettext("Joined"), gettext("From"), gettext("Games started"), gettext("Games finished"), gettext("Finished games by ruleset")]
           .map((name) => h("th", { scope: "col" }, name)))),
-      h("tbody", {}, students.map((student) => h("tr", {},
+      h("tbody", {}, students.map((student) => h("tr", { "data-active": String(student.active) },
         h("th", { scope: "row" }, student.name),
         h("td", { class: "text" }, whenShort(student.joined_at)),
+        h("td", { class: "text" }, [
+          student.source === "lti" ? gettext("Learning platform") : gettext("Join code"),
+          student.active ? "" : gettext(" (inactive)"),
+        ].join("")),
         h("td", {}, student.games_started),
         h("td", {}, student.games_finished),
         h("td", { class: "text wide" }, figures(student))))),
     ));
+  }
+
+  /** The learners of the platform's course, synced into the classroom. */
+  async syncRoster() {
+    const button = this.syncButton;
+    button.disabled = true;
+    this.syncStatus.textContent = `Reading the roster of ${this.classroom.lti_course}…`;
+    try {
+      const synced = await this.request("POST", "lti-sync/", {});
+      this.syncStatus.textContent = `Roster synced: ${plural(synced.added, "learner")} added, ` +
+        `${synced.made_inactive} made inactive, ${synced.made_active} active again ` +
+        `(${plural(synced.members, "member")} in the course).`;
+      this.overview.now();
+    } catch (error) {
+      this.syncStatus.textContent = "";
+      showProblem(this.problem, error);
+    } finally {
+      button.disabled = false;
+    }
   }
 
   drawList() {

@@ -19,6 +19,24 @@ export function statusName(status) {
   }
 }
 
+/** An assignment's grade mode in words. */
+function gradeName(grade) {
+  switch (grade) {
+    case "accuracy": return gettext("graded by accuracy");
+    case "completion": return gettext("graded by games finished");
+    case "rank": return gettext("graded by rank");
+    default: return grade;
+  }
+}
+
+/** A learner's grade as sent to the learning platform, in words. */
+function passbackText(passback) {
+  if (passback.status === "sent") return format(gettext("Sent: %(score)s of 100"), { score: number(passback.score) });
+  if (passback.status === "waiting") return gettext("Waiting to be sent");
+  const tried = format(ngettext("Not taken yet, tried %(count)s time", "Not taken yet, tried %(count)s times", passback.attempts), { count: passback.attempts });
+  return passback.error ? `${tried}: ${passback.error}` : tried;
+}
+
 function none() {
   return [h("span", { "aria-hidden": "true" }, "–"), h("span", { class: "visually-hidden" }, gettext("none"))];
 }
@@ -107,7 +125,8 @@ export class ResultsView {
       this.onAssignment?.(answer.assignment);
       this.draw(answer);
     }
-    if (answer.assignment.status === "closed") {
+    const sending = answer.students.some((row) => row.passback && row.passback.status !== "sent");
+    if (answer.assignment.status === "closed" && !sending) {
       this.updated.textContent = gettext("The assignment is closed: these results are final.");
       return false;
     }
@@ -120,6 +139,7 @@ export class ResultsView {
       ruleset?.name ?? assignment.ruleset,
       format(ngettext("%(count)s game each", "%(count)s games each", assignment.games), { count: assignment.games }),
       statusName(assignment.status),
+      gradeName(assignment.grade),
       format(gettext("opens %(when)s"), { when: when(assignment.opens_at) }),
       format(gettext("due %(when)s"), { when: when(assignment.due_at) }),
     ].join(" · ");
@@ -148,13 +168,16 @@ export class ResultsView {
 
   table(assignment, students) {
     const cell = (value) => h("td", {}, value === null ? none() : value);
+    // The grades sent to a learning platform, for an assignment a platform links to.
+    const platform = students.some((row) => row.passback);
+    const headings = [gettext("Rank"), gettext("Student"), gettext("Started"), gettext("Finished"),
+      gettext("Mean score"), gettext("Best score"), gettext("Mean accuracy"),
+      ...(platform ? [gettext("Grade sent to the platform")] : [])];
     return h(
       "table",
       { id: "results-table", class: "results" },
       h("caption", {}, format(gettext("Results of %(title)s, best first"), { title: assignment.title })),
-      h("thead", {}, h("tr", {},
-        [gettext("Rank"), gettext("Student"), gettext("Started"), gettext("Finished"), gettext("Mean score"), gettext("Best score"), gettext("Mean accuracy")]
-          .map((name) => h("th", { scope: "col" }, name)))),
+      h("thead", {}, h("tr", {}, headings.map((name) => h("th", { scope: "col" }, name)))),
       h("tbody", {}, students.length
         ? students.map((row) => h("tr", {},
             cell(row.rank),
@@ -163,8 +186,10 @@ export class ResultsView {
             cell(row.games_finished),
             cell(number(row.mean_score)),
             cell(row.best_score),
-            cell(percent(row.mean_accuracy))))
-        : h("tr", {}, h("td", { colspan: 7 }, gettext("No students have joined yet.")))),
+            cell(percent(row.mean_accuracy)),
+            platform ? h("td", { class: "text", "data-passback": row.passback?.status ?? "none" },
+              row.passback ? passbackText(row.passback) : none()) : null))
+        : h("tr", {}, h("td", { colspan: headings.length }, gettext("No students have joined yet.")))),
     );
   }
 

@@ -1,0 +1,44 @@
+"""Calls to a platform's services: pylti1p3's service connector (a token for the scopes
+asked, got with a client assertion signed by the tool's key, then the call), with a time
+limit on every request so that a platform that does not answer holds nothing up for long."""
+
+from typing import Any, Final
+
+import requests
+from lti_tool.models import LtiRegistration
+from pylti1p3.exception import LtiException, LtiServiceException
+from pylti1p3.service_connector import ServiceConnector
+
+# Seconds to connect and to wait for the answer, per request.
+TIMEOUT = (3.0, 10.0)
+SCORE_SCOPE: Final = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+# What a call to a platform fails with: it is away, or it refused.
+PLATFORM_FAILURES = (requests.RequestException, LtiException, LtiServiceException, ValueError)
+
+
+class _Session(requests.Session):
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        kwargs.setdefault("timeout", TIMEOUT)
+        return super().request(*args, **kwargs)
+
+
+def connector(registration: LtiRegistration) -> ServiceConnector:
+    """A connector for one registration: its token is asked for once per scope set and
+    kept for the connector's life (one batch of calls)."""
+    session = _Session()
+    session.headers["User-Agent"] = "dice-service LTI tool"
+    return ServiceConnector(registration.to_registration(), requests_session=session)
+
+
+def failure_text(failure: Exception) -> str:
+    """A failure in one line, for the teacher and the admin: the platform's status and
+    the start of its answer, or what kept the call from reaching it."""
+    if isinstance(failure, LtiServiceException):
+        answer = " ".join(failure.response.text.split())[:200]
+        return f"the platform answered {failure.response.status_code}: {answer}"
+    if isinstance(failure, requests.ConnectionError):
+        return "the platform could not be reached"
+    if isinstance(failure, requests.Timeout):
+        return "the platform did not answer in time"
+    return f"{type(failure).__name__}: {failure}"[:300]
