@@ -6,7 +6,6 @@ from rest_framework.routers import SimpleRouter
 from games.api.assignments import views as assignments
 from games.api.bots import views as bots
 from games.api.bots.stream import me_stream
-
 from games.api.classrooms import keys, roster_sync
 from games.api.classrooms import views as classrooms
 from games.api.games.stream import game_stream
@@ -17,6 +16,7 @@ from games.api.records import views as records
 from games.api.rulesets.views import RulesetViewSet
 from games.api.tournaments import views as tournaments
 from games.api.webhooks import views as webhooks
+
 
 class GameId:
     """A game id in any letter case, as the other game paths accept it."""

@@ -25,8 +25,8 @@ from games.classrooms.keys import caller_for_key
 from games.http.codes import HttpCode
 from games.http.limits import failure_record, failures_wait
 from games.http.problems import problem_response
-from games.http.translation import said
 from games.http.sessions import SAFE_METHODS, csrf_refusal, session_caller
+from games.http.translation import said
 from games.play.errors import ServiceCode, ServiceError
 
 FAILED_CODES = {ServiceCode.INVALID_TOKEN, ServiceCode.INVALID_API_KEY}
