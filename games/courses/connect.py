@@ -42,3 +42,17 @@ def failure_text(failure: Exception) -> str:
     if isinstance(failure, requests.Timeout):
         return "the platform did not answer in time"
     return f"{type(failure).__name__}: {failure}"[:300]
+
+
+def learner_refused(failure: Exception) -> bool:
+    """Whether the platform refused this one call for what it carried (a 4xx answer to the
+    score itself, say a learner no longer in the course) rather than being away, failing or
+    refusing the tool (no answer, 5xx, its token refused, 401, 403, 429): the calls for
+    other learners may still go."""
+    if not isinstance(failure, LtiServiceException):
+        return False
+    status = failure.response.status_code
+    asked_token = failure.response.request.method == "POST" and "client_assertion" in str(
+        failure.response.request.body or ""
+    )
+    return 400 <= status < 500 and status not in (401, 403, 408, 429) and not asked_token

@@ -34,6 +34,7 @@ from games.courses.connect import (
     SCORE_SCOPE,
     connector,
     failure_text,
+    learner_refused,
 )
 from games.courses.grades import SCORE_MAXIMUM, Grade, figures_pending, grades_of
 from games.db.clock import db_now
@@ -147,6 +148,12 @@ def _send_link(link_id: Any, ids: list[uuid.UUID], lease: uuid.UUID) -> None:
             ags.put_grade(_ags_grade(document))
         except PLATFORM_FAILURES as failure:
             text = failure_text(failure)
+            if learner_refused(failure):  # this learner's score only: the others go on
+                log.warning("score of %s to %s put off: %s", score.learner.user.sub,
+                            link.line_item_url, text)
+                _put_off([score.pk], lease, wait=_wait(score.attempts + 1), error=text,
+                         count=True)
+                continue
             log.warning("scores of %s to %s put off: %s", assignment.id, link.line_item_url, text)
             _put_off([s.pk for s in scores[number:]], lease, wait=_wait(score.attempts + 1),
                      error=text, count=True)

@@ -138,6 +138,21 @@ def test_a_platform_away_gets_every_score_once_it_is_back(linked: Linked, how: s
     }
 
 
+def test_a_learner_the_platform_refuses_holds_up_no_other(linked: Linked):
+    work, link = graded(linked, "completion")
+    linked.lms.refused_users = {"ann"}
+    close(work)
+    passback.run_due()
+    assert set(sent(linked.lms, link)) == {"ben", "cleo"}
+    rows = results(linked, work)
+    assert rows["Ann Lee"]["passback"]["status"] == "retrying"
+    assert "422" in rows["Ann Lee"]["passback"]["error"]
+    linked.lms.refused_users = set()
+    due_again(work)
+    passback.run_due()
+    assert set(sent(linked.lms, link)) == {"ann", "ben", "cleo"}
+
+
 def test_a_refusal_is_retried_with_growing_waits_of_at_most_half_a_minute():
     assert [passback._wait(n) for n in (1, 2, 3, 4, 5, 6, 10)] == [1, 2, 4, 8, 16, 30, 30]
 
