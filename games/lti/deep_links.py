@@ -26,6 +26,7 @@ from games.play.errors import ServiceCode, ServiceError
 from scoring import ProblemCode
 
 SCORE_MAXIMUM = 100
+DATA = "https://purl.imsglobal.org/spec/lti-dl/claim/data"
 
 
 @dataclass(frozen=True)
@@ -127,4 +128,7 @@ def deep_link_answer(
         )
     )
     link = DeepLink(registration, deployment.deployment_id, t.cast(TDeepLinkData, settings))
-    return Answer(return_url=return_url, jwt=link.get_response_jwt([item]), assignment=assignment)
+    message = link.get_message_jwt([item])
+    if message.get(DATA) is None:  # the request's data goes back only if it had any
+        message.pop(DATA, None)
+    return Answer(return_url=return_url, jwt=link.encode_jwt(message), assignment=assignment)

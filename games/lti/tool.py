@@ -86,6 +86,9 @@ class ToolLaunch(DjangoMessageLaunch):
             launch_data_storage=DjangoCacheDataStorage(),
             requests_session=TimedSession(),
         )
+        # exp and iat are checked by check_more, with LTI_CLOCK_LEEWAY (PyJWT has none).
+        self.set_jwt_verify_options({"verify_aud": False, "verify_exp": False, "verify_iat": False})
+        self.set_launch_data_lifetime(settings.LTI_TOKEN_MAX_AGE)
 
     def fetch_public_key(self, key_set_url: str) -> Any:
         """The platform's JWKS, from the cache while it lasts (pylti1p3 fetches each time)."""

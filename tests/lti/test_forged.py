@@ -160,3 +160,9 @@ def test_a_key_the_cache_does_not_list_is_fetched_again(
     answer = platform.launch(Client(), roles=(INSTRUCTOR,))
     assert answer.status_code == 200, answer.content[:500]
     assert fetched == [platform.keyset_url]
+
+
+def test_a_platform_clock_a_little_ahead_is_no_forgery(platform: Platform) -> None:
+    """Within LTI_CLOCK_LEEWAY (60 s), an iat ahead of the tool's clock is accepted."""
+    answer = platform.launch(Client(), tamper=sets(iat=int(time.time()) + 20))
+    assert answer.status_code == 200, answer.content[:500]
