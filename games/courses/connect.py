@@ -2,6 +2,7 @@
 asked, got with a client assertion signed by the tool's key, then the call), with a time
 limit on every request so that a platform that does not answer holds nothing up for long."""
 
+import time
 from typing import Any, Final
 
 import requests
@@ -25,10 +26,32 @@ class _Session(requests.Session):
 
 def connector(registration: LtiRegistration) -> ServiceConnector:
     """A connector for one registration: its token is asked for once per scope set and
-    kept for the connector's life (one batch of calls)."""
+    kept for the connector's life (one roster sync)."""
     session = _Session()
     session.headers["User-Agent"] = "dice-service LTI tool"
     return ServiceConnector(registration.to_registration(), requests_session=session)
+
+
+class Connectors:
+    """The connectors of one sending thread, one per registration, each kept for
+    ``KEEP_SECONDS`` so that its service tokens (and its connections) serve many batches;
+    ``forget`` drops one whose platform failed, so the next call asks a new token."""
+
+    KEEP_SECONDS = 600.0
+
+    def __init__(self) -> None:
+        self._kept: dict[Any, tuple[float, ServiceConnector]] = {}
+
+    def of(self, registration: LtiRegistration) -> ServiceConnector:
+        moment = time.monotonic()
+        kept = self._kept.get(registration.pk)
+        if kept is None or moment - kept[0] > self.KEEP_SECONDS:
+            kept = (moment, connector(registration))
+            self._kept[registration.pk] = kept
+        return kept[1]
+
+    def forget(self, registration: LtiRegistration) -> None:
+        self._kept.pop(registration.pk, None)
 
 
 def failure_text(failure: Exception) -> str:
@@ -42,3 +65,17 @@ def failure_text(failure: Exception) -> str:
     if isinstance(failure, requests.Timeout):
         return "the platform did not answer in time"
     return f"{type(failure).__name__}: {failure}"[:300]
+
+
+def learner_refused(failure: Exception) -> bool:
+    """Whether the platform refused this one call for what it carried (a 4xx answer to the
+    score itself, say a learner no longer in the course) rather than being away, failing or
+    refusing the tool (no answer, 5xx, its token refused, 401, 403, 429): the calls for
+    other learners may still go."""
+    if not isinstance(failure, LtiServiceException):
+        return False
+    status = failure.response.status_code
+    asked_token = failure.response.request.method == "POST" and "client_assertion" in str(
+        failure.response.request.body or ""
+    )
+    return 400 <= status < 500 and status not in (401, 403, 408, 429) and not asked_token

@@ -32,8 +32,9 @@ from pylti1p3.grade import Grade as AgsGrade
 from games.courses.connect import (
     PLATFORM_FAILURES,
     SCORE_SCOPE,
-    connector,
+    Connectors,
     failure_text,
+    learner_refused,
 )
 from games.courses.grades import SCORE_MAXIMUM, Grade, figures_pending, grades_of
 from games.db.clock import db_now
@@ -41,12 +42,13 @@ from games.models import LtiLearner, LtiLink, LtiScore
 
 log = logging.getLogger("games.work")
 
+# Long enough for a batch of AT_ONCE scores to a platform that takes a second for each.
 LEASE = dt.timedelta(seconds=120)
 LONGEST_WAIT = 30.0
 # How long the first scores of an accuracy-graded assignment wait for the accuracy of its
 # last finished games to be kept, at most.
 FIGURES_WAIT = dt.timedelta(seconds=30)
-AT_ONCE = 20
+AT_ONCE = 50
 
 
 def scores_queue(*, assignment_id: uuid.UUID) -> int:
@@ -98,11 +100,14 @@ def scores_take(*, most: int = AT_ONCE) -> Taken:
     return Taken(lease=lease, by_link=dict(by_link))
 
 
-def scores_send(*, most: int = AT_ONCE) -> int:
-    """Sends up to ``most`` due scores; answers how many were taken (sent or not)."""
+def scores_send(*, most: int = AT_ONCE, connectors: Connectors | None = None) -> int:
+    """Sends up to ``most`` due scores; answers how many were taken (sent or not).
+    ``connectors``: those of the calling thread, kept from batch to batch (their tokens
+    with them); a new set for this batch if none."""
     taken = scores_take(most=most)
+    connectors = connectors or Connectors()
     for link_id, ids in taken.by_link.items():
-        _send_link(link_id, ids, taken.lease)
+        _send_link(link_id, ids, taken.lease, connectors)
     return sum(len(ids) for ids in taken.by_link.values())
 
 
@@ -119,7 +124,9 @@ def score_document(*, sub: str, grade: Grade, timestamp: dt.datetime) -> dict[st
     }
 
 
-def _send_link(link_id: Any, ids: list[uuid.UUID], lease: uuid.UUID) -> None:
+def _send_link(
+    link_id: Any, ids: list[uuid.UUID], lease: uuid.UUID, connectors: Connectors
+) -> None:
     link = LtiLink.objects.select_related(
         "assignment", "resource_link__context__deployment__registration"
     ).get(pk=link_id)
@@ -136,9 +143,9 @@ def _send_link(link_id: Any, ids: list[uuid.UUID], lease: uuid.UUID) -> None:
     scores = list(
         LtiScore.objects.filter(pk__in=ids, lease=lease).select_related("learner__user")
     )
+    registration = link.resource_link.context.deployment.registration
     ags = AssignmentsGradesService(
-        connector(link.resource_link.context.deployment.registration),
-        {"scope": [SCORE_SCOPE], "lineitem": link.line_item_url},
+        connectors.of(registration), {"scope": [SCORE_SCOPE], "lineitem": link.line_item_url}
     )
     for number, score in enumerate(scores):
         grade = grades.get(score.learner.student_id) or Grade(0.0, False, "No game finished.")
@@ -147,12 +154,19 @@ def _send_link(link_id: Any, ids: list[uuid.UUID], lease: uuid.UUID) -> None:
             ags.put_grade(_ags_grade(document))
         except PLATFORM_FAILURES as failure:
             text = failure_text(failure)
+            if learner_refused(failure):  # this learner's score only: the others go on
+                log.warning("score of %s to %s put off: %s", score.learner.user.sub,
+                            link.line_item_url, text)
+                _put_off([score.pk], lease, wait=_wait(score.attempts + 1), error=text,
+                         count=True)
+                continue
             log.warning("scores of %s to %s put off: %s", assignment.id, link.line_item_url, text)
+            connectors.forget(registration)  # its next try asks a new token
             _put_off([s.pk for s in scores[number:]], lease, wait=_wait(score.attempts + 1),
                      error=text, count=True)
             return
         LtiScore.objects.filter(pk=score.pk, lease=lease).update(
-            status=LtiScore.Status.SENT, sent=document, sent_at=db_now(), lease=None,
+            status=LtiScore.Status.SENT, sent=document, sent_at=Now(), lease=None,
             last_error="", attempts=F("attempts") + 1, next_attempt_at=None,
         )
 
@@ -195,7 +209,7 @@ def scores_due_now(*, ids: list[Any]) -> int:
 def run_due() -> int:
     """Every score due now, sent in this thread (tests, a one-off run); answers how many
     were taken."""
-    total = 0
-    while taken := scores_send():
+    total, connectors = 0, Connectors()
+    while taken := scores_send(connectors=connectors):
         total += taken
     return total

@@ -10,6 +10,7 @@ import threading
 from django.db import close_old_connections, connections
 
 from games.courses import passback
+from games.courses.connect import Connectors
 
 log = logging.getLogger("games.work")
 
@@ -21,10 +22,11 @@ class Passback(threading.Thread):
 
     def run(self) -> None:
         failures = 0
+        connectors = Connectors()  # kept from batch to batch: their tokens with them
         while not self.stop.is_set():
             try:
                 close_old_connections()
-                taken = passback.scores_send()
+                taken = passback.scores_send(connectors=connectors)
                 failures = 0
             except Exception:
                 failures += 1

@@ -139,6 +139,7 @@ class PlatformState:
         self.scores: list[Score] = []
         self.score_attempts = 0
         self.answered_away = 0  # requests answered 503 while away
+        self.refused_users: set[str] = set()  # whose scores are answered 422 (not in course)
         self.deep_link_responses: list[dict[str, Any]] = []
         self.token_requests: list[dict[str, Any]] = []
         self.refusals: list[str] = []  # why each refused request was refused

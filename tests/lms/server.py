@@ -282,6 +282,9 @@ class Handler(BaseHTTPRequestHandler):
         if item is None:
             return
         body = json.loads(raw)
+        if body.get("userId") in self.state.refused_users:
+            self.refuse(422, f"user {body.get('userId')!r} is not in the course")
+            return
         query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
         with self.state.lock:
             self.state.scores.append(Score(course_id, item_id, query, content_type, body, scopes))

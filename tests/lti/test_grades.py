@@ -120,8 +120,9 @@ def test_a_platform_away_gets_every_score_once_it_is_back(linked: Linked, how: s
     rows = results(linked, work)
     assert {r["passback"]["status"] for r in rows.values()} == {"retrying"}
     assert rows["Ann Lee"]["passback"]["error"]
-    # The next try waits: nothing is due at once.
-    assert passback.run_due() == 0
+    # The next try waits a little.
+    waiting = LtiScore.objects.filter(link__assignment=work)
+    assert all(s.next_attempt_at > s.created_at for s in waiting)
     due_again(work)
     passback.run_due()
     assert LtiScore.objects.filter(attempts=2).count() == 3
@@ -135,6 +136,21 @@ def test_a_platform_away_gets_every_score_once_it_is_back(linked: Linked, how: s
         "status": "sent", "attempts": 3, "score": 100.0,
         "sent_at": rows["Ann Lee"]["passback"]["sent_at"], "error": "",
     }
+
+
+def test_a_learner_the_platform_refuses_holds_up_no_other(linked: Linked):
+    work, link = graded(linked, "completion")
+    linked.lms.refused_users = {"ann"}
+    close(work)
+    passback.run_due()
+    assert set(sent(linked.lms, link)) == {"ben", "cleo"}
+    rows = results(linked, work)
+    assert rows["Ann Lee"]["passback"]["status"] == "retrying"
+    assert "422" in rows["Ann Lee"]["passback"]["error"]
+    linked.lms.refused_users = set()
+    due_again(work)
+    passback.run_due()
+    assert set(sent(linked.lms, link)) == {"ann", "ben", "cleo"}
 
 
 def test_a_refusal_is_retried_with_growing_waits_of_at_most_half_a_minute():

@@ -20,6 +20,7 @@ const FIELD_CONTROLS = {
   ruleset: "assignment-ruleset",
   options: "assignment-options",
   games: "assignment-games",
+  grade: "assignment-grade",
   opens_at: "assignment-opens",
   due_at: "assignment-due",
 };
@@ -63,6 +64,15 @@ export class AssignmentForm {
         id: "assignment-games", name: "games", type: "number", inputmode: "numeric",
         min: 1, max: MOST_GAMES, step: 1, value: "5", required: true,
       }), format(gettext("From 1 to %(most)s. Every student's game k is thrown from the same dice."), { most: MOST_GAMES })),
+      field("assignment-grade", gettext("Grade for a learning platform"), h("select", {
+        id: "assignment-grade", name: "grade",
+      }, [
+        ["", gettext("The ruleset's default")],
+        ["accuracy", gettext("Mean accuracy")],
+        ["completion", gettext("Games finished")],
+        ["rank", gettext("Rank in the class")],
+      ].map(([value, text]) => h("option", { value }, text))),
+      gettext("The grade a course of a learning platform gets, out of 100, once the assignment closes. Default: mean accuracy where the ruleset is analysed, else games finished.")),
       field("assignment-opens", gettext("Opens (optional)"), h("input", {
         id: "assignment-opens", name: "opens_at", type: "datetime-local",
       }), gettext("Students may start from then on; empty: at once. Your device's time zone.")),
@@ -108,6 +118,8 @@ export class AssignmentForm {
       due_at: isoFromLocal(value("assignment-due")),
     };
     if (Object.keys(options).length) body.options = options;
+    const grade = value("assignment-grade");
+    if (grade) body.grade = grade;
     const opens = isoFromLocal(value("assignment-opens"));
     if (opens) body.opens_at = opens;
     return body;
