@@ -1,17 +1,16 @@
-"""When a key's stream reads again: the delivery of notifications to it, kept in this one
-small piece so that it follows whatever fans notifications out to the game streams.
+"""When a key's stream reads again: the delivery of notifications to it, through the same
+fan-out as the game streams (``games.db.notify.Fanout``).
 
 On PostgreSQL a key's stream follows, through the worker process's one listener
 (``games.db.notify.listener``), its owner's channel (``Owner.channel``: a bot seated, a
-notice written, a key revoked) and each game it follows (every move of it). Each of those
-subscriptions, when woken, marks the stream's own flag with what woke it, so the stream
-waits on one flag however many games it follows; the listener's reconnection wakes every
-subscription, the owner's channel among them, which means "read everything". Elsewhere
-there are no notifications: the stream reads everything every ``POLL_SECONDS``.
+notice written, a key revoked) and each game it follows (every move of it), all on one
+subscription: a move wakes it once, as it wakes each game stream of that game, and the
+subscription says which topics woke it. The owner's channel, or the listener's reconnection
+(every topic), means "read everything"; moves only, "read these games". Elsewhere there are
+no notifications: the stream reads everything every ``POLL_SECONDS``.
 """
 
 import asyncio
-import time
 from collections.abc import Collection, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -37,8 +36,7 @@ class KeyWakeups:
     def __init__(self, channel: str, *, notified: bool) -> None:
         self.channel = channel
         self.notified = notified
-        self._flag = asyncio.Event()
-        self._woken = Woken()
+        self.subscription = Subscription(channel)
         self._stack = ExitStack()
         self._followed: dict[str, ExitStack] = {}
 
@@ -49,22 +47,11 @@ class KeyWakeups:
         for game in set(self._followed) - set(games):
             self._followed.pop(game).close()
         for game in set(games) - set(self._followed):
-            self._followed[game] = self._subscribe(game, everything=False)
+            self._followed[game] = self._subscribe(game)
 
-    def _subscribe(self, name: str, *, everything: bool) -> ExitStack:
+    def _subscribe(self, topic: str) -> ExitStack:
         stack = ExitStack()
-        subscription: Subscription = stack.enter_context(listener().subscribe(name))
-
-        def wake(news: str | None = None) -> None:
-            subscription.woken_at = time.monotonic()
-            if everything:
-                self._woken.everything = True
-            else:
-                self._woken.games.add(name)
-            self._flag.set()
-
-        # The listener wakes this subscription by calling its ``wake``: here, the stream's.
-        setattr(subscription, "wake", wake)  # noqa: B010 - an instance's own, on purpose
+        stack.enter_context(listener().subscribe(topic, self.subscription))
         return stack
 
     async def wait(self, timeout: float) -> Woken | None:
@@ -72,14 +59,12 @@ class KeyWakeups:
         if not self.notified:
             await asyncio.sleep(min(timeout, POLL_SECONDS))
             return Woken(everything=True) if timeout >= POLL_SECONDS else None
-        if not self._flag.is_set():
-            try:
-                await asyncio.wait_for(self._flag.wait(), timeout)
-            except TimeoutError:
-                return None
-        self._flag.clear()
-        woken, self._woken = self._woken, Woken()
-        return woken
+        if not await self.subscription.wait(timeout):
+            return None
+        woken = self.subscription.take_woken()
+        if woken is None or self.channel in woken:
+            return Woken(everything=True)
+        return Woken(games=woken)
 
     def close(self) -> None:
         for stack in self._followed.values():
@@ -94,7 +79,7 @@ def key_wakeups(channel: str) -> Iterator[KeyWakeups]:
     wakeups = KeyWakeups(channel, notified=connection.vendor == "postgresql")
     try:
         if wakeups.notified:
-            wakeups._stack.enter_context(wakeups._subscribe(channel, everything=True))
+            wakeups._stack.enter_context(wakeups._subscribe(channel))
         yield wakeups
     finally:
         wakeups.close()

@@ -16,7 +16,6 @@ import asyncio
 import logging
 import random
 import time
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -80,30 +79,116 @@ async def connect_and_listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConn
 
 
 class Subscription:
-    """One stream's interest in one game: ``wait`` returns when its log may have grown."""
+    """A stream's interest in one or more topics (a game stream: its game's id; a key's
+    stream: its owner's channel and each of its games): ``wait`` returns when one of them
+    may have news. ``woken`` holds the topics of the wake-ups not yet taken (None: every
+    topic, the listener having reconnected), ``news`` the last one's news.
 
-    def __init__(self, game: str) -> None:
-        self.game = game
-        self._flag = asyncio.Event()
+    Waiting costs a future and a timer, no task: a wake-up is handed to a thousand waiting
+    streams in a row, so what each costs counts (``asyncio.wait_for`` made a task per wait).
+    """
+
+    __slots__ = ("_kept", "_waiter", "game", "news", "woken", "woken_at")
+
+    def __init__(self, game: str = "") -> None:
+        self.game = game  # the topic it was made for (a game stream's only one)
         self.woken_at = 0.0  # time.monotonic() of the last wake-up
-        # What the last wake-up's notification said after the game's id (None: nothing, so
+        # What the last wake-up's notification said after the topic (None: nothing, so
         # read the log); the stream takes it when it has used it.
         self.news: str | None = None
+        self.woken: set[str] | None = set()
+        self._kept = False  # a wake-up that came while the stream was not waiting
+        self._waiter: asyncio.Future[bool] | None = None
 
-    def wake(self, news: str | None = None) -> None:
+    def wake(self, news: str | None = None, topic: str | None = None) -> None:
         self.woken_at = time.monotonic()
         self.news = news
-        self._flag.set()
+        if topic is None:
+            self.woken = None
+        elif self.woken is not None:
+            self.woken.add(topic)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(True)
+        elif waiter is None or waiter.cancelled() or not waiter.result():
+            self._kept = True  # not waiting (or its wait just timed out): the next wait returns
+
+    def take_woken(self) -> set[str] | None:
+        """The topics woken since the last call (None: all of them), forgotten here."""
+        woken, self.woken = self.woken, set()
+        return woken
 
     async def wait(self, timeout: float) -> bool:
-        """True when woken, False at the timeout. A wake-up while not waiting is kept."""
-        if not self._flag.is_set():
-            try:
-                await asyncio.wait_for(self._flag.wait(), timeout)
-            except TimeoutError:
-                return False
-        self._flag.clear()
-        return True
+        """True when woken, False at the timeout. A wake-up while not waiting is kept; wake-ups
+        that come together make one."""
+        if self._kept:
+            self._kept = False
+            return True
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = loop.call_later(timeout, _time_up, waiter)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
+            self._waiter = None
+
+
+def _time_up(waiter: "asyncio.Future[bool]") -> None:
+    if not waiter.done():
+        waiter.set_result(False)
+
+
+class Fanout:
+    """The process's streams by topic, and the one hand-out of each piece of news to them.
+
+    A topic is a string: a game's id, or another channel's name (a key's owner's). ``publish``
+    gives the news (the same string object, decoded once by whoever reads it, as
+    ``games.api.games.stream`` does) to every subscription of the topic, in one pass on the
+    event loop; ``publish_all`` wakes every subscription with no news (each then reads what
+    it may have missed). Whatever follows a topic on a process's event loop subscribes here
+    (through ``Listener.subscribe``), a game stream with a subscription of its own, a key's
+    stream with one subscription for all its topics: the listener below feeds it from
+    PostgreSQL's notifications. docs/architecture.md, "Live streams", says how to use it.
+    """
+
+    def __init__(self) -> None:
+        self._topics: dict[str, set[Subscription]] = {}
+
+    def add(self, topic: str, subscription: Subscription | None = None) -> Subscription:
+        """``subscription`` (a new one by default) follows ``topic`` from now on."""
+        subscription = subscription or Subscription(topic)
+        self._topics.setdefault(topic, set()).add(subscription)
+        return subscription
+
+    def remove(self, topic: str, subscription: Subscription) -> None:
+        followers = self._topics.get(topic)
+        if followers is not None:
+            followers.discard(subscription)
+            if not followers:
+                del self._topics[topic]
+
+    def publish(self, topic: str, news: str | None) -> None:
+        for subscription in self._topics.get(topic, ()):
+            subscription.wake(news, topic)
+
+    def publish_all(self) -> None:
+        woken: set[Subscription] = set()
+        for followers in self._topics.values():
+            woken |= followers
+        for subscription in woken:
+            subscription.wake()
+
+    def __bool__(self) -> bool:
+        return bool(self._topics)
+
+    @property
+    def subscriptions(self) -> int:
+        """Subscriptions that follow a topic (one that follows several counts once)."""
+        found: set[Subscription] = set()
+        for followers in self._topics.values():
+            found |= followers
+        return len(found)
 
 
 Connect = Callable[[], Awaitable[psycopg.AsyncConnection]]
@@ -123,7 +208,7 @@ class Listener:
 
     def __init__(self, connect: Connect) -> None:
         self._connect = connect
-        self._followers: defaultdict[str, set[Subscription]] = defaultdict(set)
+        self.fanout = Fanout()
         self._task: asyncio.Task[None] | None = None
         self._conn: psycopg.AsyncConnection | None = None
         self._idle: asyncio.TimerHandle | None = None
@@ -131,22 +216,24 @@ class Listener:
         self.connections = 0  # made so far: a test can tell a reconnection happened
 
     @contextmanager
-    def subscribe(self, game: object) -> Iterator[Subscription]:
+    def subscribe(
+        self, game: object, subscription: Subscription | None = None
+    ) -> Iterator[Subscription]:
+        """Follows the topic ``game`` (a game's id, or any other channel's name) for the
+        block: with a new subscription, or with ``subscription``, which may follow other
+        topics too (a key's stream follows all its games on one)."""
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="listener")
-        subscription = Subscription(str(game))
-        self._followers[subscription.game].add(subscription)
+        topic = str(game)
+        subscription = self.fanout.add(topic, subscription)
         try:
             yield subscription
         finally:
-            followers = self._followers[subscription.game]
-            followers.discard(subscription)
-            if not followers:
-                del self._followers[subscription.game]
-            if not self._followers and self._task is not None and self._idle is None:
+            self.fanout.remove(topic, subscription)
+            if not self.fanout and self._task is not None and self._idle is None:
                 self._idle = asyncio.get_running_loop().call_later(IDLE_SECONDS, self._rest)
 
     def _rest(self) -> None:
@@ -154,25 +241,21 @@ class Listener:
         is let go at once, so that a stream subscribing from now on starts another; the
         cancelled one closes its own connection."""
         self._idle = None
-        if self._followers or self._task is None:
+        if self.fanout or self._task is None:
             return
         task, self._task = self._task, None
         task.cancel()
 
     @property
     def streams(self) -> int:
-        return sum(len(followers) for followers in self._followers.values())
+        return self.fanout.subscriptions
 
     def _wake(self, game: str, news: str) -> None:
         # Without news (``STREAMS_NEWS`` off, the plain way) each stream reads its game's log.
-        given = news if settings.STREAMS_NEWS else None
-        for subscription in self._followers.get(game, ()):
-            subscription.wake(given)
+        self.fanout.publish(game, news if settings.STREAMS_NEWS else None)
 
     def _wake_all(self) -> None:
-        for followers in self._followers.values():
-            for subscription in followers:
-                subscription.wake()
+        self.fanout.publish_all()
 
     async def _run(self) -> None:
         pause = FIRST_PAUSE

@@ -61,7 +61,10 @@ class AsyncBody:
         self.iterable = iterable  # has __aiter__; its close() ends the request for Django
 
     async def send(self, send: Any) -> None:
-        parts = aiter(self.iterable)
+        # Django's response's own async iteration wraps its ``streaming_content`` (itself a
+        # wrapper of the body) once more, for nothing here: each layer costs every part.
+        content = getattr(self.iterable, "streaming_content", self.iterable)
+        parts = aiter(content)
         try:
             async for part in parts:
                 await send({"type": "http.response.body", "body": part, "more_body": True})
@@ -94,6 +97,7 @@ class ThreadedWSGI:
         self.here = contextvars.Context()  # the quick requests' context (see the module)
         self.quick_limit, self.quick_pause = quick_limit, quick_pause
         self.paused_until = 0.0  # time.monotonic() before which no request runs here
+        self.closer = Closer(self.executor)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         read = await self._body(scope, receive)
@@ -140,7 +144,7 @@ class ThreadedWSGI:
                 logger.error("a streamed answer failed", exc_info=sent)
             close = getattr(body.iterable, "close", None)
             if close is not None:
-                await asyncio.get_running_loop().run_in_executor(self.executor, close)
+                await self.closer.close(close)
 
     async def _body(self, scope: dict[str, Any], receive: Any) -> tuple[bytes, int] | None:
         """The request's body, read whole if it is within ``max_body``, and the length the
@@ -224,6 +228,44 @@ class ThreadedWSGI:
             if close is not None:
                 close()
         return _status(status), _latin1(headers), b"".join(chunks)
+
+
+class Closer:
+    """Runs the closes of streamed answers (Django's end of request) in the threads, those of
+    streams that end together in one hand-over: a crowd of clients leaving at once (a class
+    closing its tabs) costs a few crossings to the threads, not one each."""
+
+    def __init__(self, executor: ThreadPoolExecutor) -> None:
+        self.executor = executor
+        self._due: list[tuple[Callable[[], object], asyncio.Future[None]]] = []
+
+    async def close(self, close: Callable[[], object]) -> None:
+        """Returns once ``close`` has run (in a thread, with the others due by then)."""
+        loop = asyncio.get_running_loop()
+        if not self._due:
+            loop.call_soon(self._hand_over, loop)  # after the loop's other wake-ups of now
+        done: asyncio.Future[None] = loop.create_future()
+        self._due.append((close, done))
+        await done
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        due, self._due = self._due, []
+        ran = loop.run_in_executor(self.executor, _close_all, [close for close, _ in due])
+        ran.add_done_callback(lambda _: _resolve(done for _, done in due))
+
+
+def _close_all(closes: list[Callable[[], object]]) -> None:
+    for close in closes:
+        try:
+            close()
+        except Exception:
+            logger.exception("closing a streamed answer failed")
+
+
+def _resolve(futures: Iterable[asyncio.Future[None]]) -> None:
+    for future in futures:
+        if not future.done():
+            future.set_result(None)
 
 
 def _status(status: str) -> int:
