@@ -359,6 +359,76 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+def test_wake_ups_that_come_together_make_one_and_one_after_a_timeout_is_kept() -> None:
+    async def scenario() -> list[bool]:
+        subscription = notify.Subscription("g")
+        waiting = asyncio.ensure_future(subscription.wait(1.0))
+        await asyncio.sleep(0)
+        subscription.wake("1")
+        subscription.wake("2")  # before the stream runs again: one wake-up, the last news
+        first = await waiting
+        assert subscription.news == "2"
+        timed_out = await subscription.wait(0.01)
+        subscription.wake()  # while not waiting: kept for the next wait
+        return [first, await subscription.wait(0.01), timed_out, await subscription.wait(0.01)]
+
+    assert asyncio.run(scenario()) == [True, True, False, False]
+
+
+def test_one_subscription_follows_several_topics_and_says_which_woke_it() -> None:
+    async def scenario() -> None:
+        fanout = notify.Fanout()
+        mine = fanout.add("owner")
+        fanout.add("game-1", mine)
+        fanout.add("game-2", mine)
+        other = fanout.add("game-2")
+        assert fanout.subscriptions == 2
+        fanout.publish("game-1", "news")
+        fanout.publish("game-2", "more")
+        assert await mine.wait(0.1) and mine.take_woken() == {"game-1", "game-2"}
+        assert await other.wait(0.1) and other.news == "more"
+        fanout.remove("game-1", mine)
+        fanout.publish("game-1", "gone")
+        assert not await mine.wait(0.01)
+        fanout.publish_all()  # the listener reconnected: every topic may have news
+        assert await mine.wait(0.1) and mine.take_woken() is None
+
+    asyncio.run(scenario())
+
+
+def test_a_move_reaches_every_stream_of_its_game_as_the_same_bytes() -> None:
+    async def scenario() -> list[bytes]:
+        fanout = notify.Fanout()
+        note = (
+            '2:active:[{"seq": 2, "type": "held", "seat": 0, "data": {"held": [0]},'
+            ' "created_at": "2026-11-21T10:00:00+00:00"}]'
+        )
+
+        @asynccontextmanager
+        async def wake(game_id: uuid.UUID) -> AsyncIterator[notify.Subscription]:
+            subscription = fanout.add(str(game_id))
+            try:
+                yield subscription
+            finally:
+                fanout.remove(str(game_id), subscription)
+
+        read, _ = reading(Progress(over=False, last_seq=1, events=[]))
+        bodies = [event_stream(GAME, 1, wake=wake, read=read) for _ in range(3)]
+        for body in bodies:
+            await anext(body)  # the retry hint
+        pending = [asyncio.ensure_future(anext(body)) for body in bodies]
+        await settle()
+        fanout.publish(str(GAME), note)
+        got = await asyncio.gather(*pending)
+        for body in bodies:
+            await body.aclose()  # type: ignore[attr-defined]
+        return got
+
+    got = asyncio.run(scenario())
+    assert got[0].startswith(b"id: 2\nevent: held\n") and got[0].endswith(b"\n\n")
+    assert got[0] is got[1] is got[2]  # encoded once, handed to each
+
+
 def test_one_listener_wakes_every_stream_of_the_game_named_and_no_other() -> None:
     async def scenario() -> None:
         server = FakeServer()

@@ -1,16 +1,13 @@
-"""When a key's stream reads again: the delivery of notifications to it, kept in this one
-small piece on top of the process's fan-out (``games.db.notify``), which the game streams
-share.
+"""When a key's stream reads again: the delivery of notifications to it, through the same
+fan-out as the game streams (``games.db.notify.Fanout``).
 
 On PostgreSQL a key's stream follows, through the worker process's one listener
 (``games.db.notify.listener``), its owner's channel (``Owner.channel``: a bot seated, a
-notice written, a key revoked) and each game it follows (every move of it). It enters the
-fan-out with one small relay per topic; a relay's wake-up marks what woke the stream and
-wakes the stream's one signal (a ``Subscription`` of the fan-out's own kind: a future and a
-timer per wait, no task), so the stream waits on one thing however many games it follows.
-The listener's reconnection wakes every relay, the owner's channel's among them, which
-means "read everything". Elsewhere there are no notifications: the stream reads everything
-every ``POLL_SECONDS``.
+notice written, a key revoked) and each game it follows (every move of it), all on one
+subscription: a move wakes it once, as it wakes each game stream of that game, and the
+subscription says which topics woke it. The owner's channel, or the listener's reconnection
+(every topic), means "read everything"; moves only, "read these games". Elsewhere there are
+no notifications: the stream reads everything every ``POLL_SECONDS``.
 """
 
 import asyncio
@@ -33,26 +30,13 @@ class Woken:
     games: set[str] = field(default_factory=set)
 
 
-class _Relay:
-    """One topic of a key's stream in the fan-out."""
-
-    __slots__ = ("everything", "game", "stream")
-
-    def __init__(self, stream: "KeyWakeups", topic: str, *, everything: bool) -> None:
-        self.stream, self.game, self.everything = stream, topic, everything
-
-    def wake(self, news: str | None = None) -> None:
-        self.stream.woken(self.game, everything=self.everything)
-
-
 class KeyWakeups:
     """A key stream's wake-ups (see the module's notes)."""
 
     def __init__(self, channel: str, *, notified: bool) -> None:
         self.channel = channel
         self.notified = notified
-        self._signal = Subscription(channel)  # waited on; the relays wake it
-        self._woken = Woken()
+        self.subscription = Subscription(channel)
         self._stack = ExitStack()
         self._followed: dict[str, ExitStack] = {}
 
@@ -63,29 +47,24 @@ class KeyWakeups:
         for game in set(self._followed) - set(games):
             self._followed.pop(game).close()
         for game in set(games) - set(self._followed):
-            self._followed[game] = self._enter(game, everything=False)
+            self._followed[game] = self._subscribe(game)
 
-    def _enter(self, topic: str, *, everything: bool) -> ExitStack:
+    def _subscribe(self, topic: str) -> ExitStack:
         stack = ExitStack()
-        stack.enter_context(listener().follow(_Relay(self, topic, everything=everything)))
+        stack.enter_context(listener().subscribe(topic, self.subscription))
         return stack
-
-    def woken(self, topic: str, *, everything: bool) -> None:
-        if everything:
-            self._woken.everything = True
-        else:
-            self._woken.games.add(topic)
-        self._signal.wake()
 
     async def wait(self, timeout: float) -> Woken | None:
         """What woke the stream since it last asked; None once ``timeout`` passed."""
         if not self.notified:
             await asyncio.sleep(min(timeout, POLL_SECONDS))
             return Woken(everything=True) if timeout >= POLL_SECONDS else None
-        if not await self._signal.wait(timeout):
+        if not await self.subscription.wait(timeout):
             return None
-        woken, self._woken = self._woken, Woken()
-        return woken
+        woken = self.subscription.take_woken()
+        if woken is None or self.channel in woken:
+            return Woken(everything=True)
+        return Woken(games=woken)
 
     def close(self) -> None:
         for stack in self._followed.values():
@@ -100,7 +79,7 @@ def key_wakeups(channel: str) -> Iterator[KeyWakeups]:
     wakeups = KeyWakeups(channel, notified=connection.vendor == "postgresql")
     try:
         if wakeups.notified:
-            wakeups._stack.enter_context(wakeups._enter(channel, everything=True))
+            wakeups._stack.enter_context(wakeups._subscribe(channel))
         yield wakeups
     finally:
         wakeups.close()

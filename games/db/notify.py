@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import psycopg
 from django.conf import settings
@@ -79,31 +79,44 @@ async def connect_and_listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConn
 
 
 class Subscription:
-    """One stream's interest in one topic (a game's id): ``wait`` returns when it may have news.
+    """A stream's interest in one or more topics (a game stream: its game's id; a key's
+    stream: its owner's channel and each of its games): ``wait`` returns when one of them
+    may have news. ``woken`` holds the topics of the wake-ups not yet taken (None: every
+    topic, the listener having reconnected), ``news`` the last one's news.
 
     Waiting costs a future and a timer, no task: a wake-up is handed to a thousand waiting
     streams in a row, so what each costs counts (``asyncio.wait_for`` made a task per wait).
     """
 
-    __slots__ = ("_kept", "_waiter", "game", "news", "woken_at")
+    __slots__ = ("_kept", "_waiter", "game", "news", "woken", "woken_at")
 
-    def __init__(self, game: str) -> None:
-        self.game = game
+    def __init__(self, game: str = "") -> None:
+        self.game = game  # the topic it was made for (a game stream's only one)
         self.woken_at = 0.0  # time.monotonic() of the last wake-up
         # What the last wake-up's notification said after the topic (None: nothing, so
         # read the log); the stream takes it when it has used it.
         self.news: str | None = None
+        self.woken: set[str] | None = set()
         self._kept = False  # a wake-up that came while the stream was not waiting
         self._waiter: asyncio.Future[bool] | None = None
 
-    def wake(self, news: str | None = None) -> None:
+    def wake(self, news: str | None = None, topic: str | None = None) -> None:
         self.woken_at = time.monotonic()
         self.news = news
+        if topic is None:
+            self.woken = None
+        elif self.woken is not None:
+            self.woken.add(topic)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(True)
         elif waiter is None or waiter.cancelled() or not waiter.result():
             self._kept = True  # not waiting (or its wait just timed out): the next wait returns
+
+    def take_woken(self) -> set[str] | None:
+        """The topics woken since the last call (None: all of them), forgotten here."""
+        woken, self.woken = self.woken, set()
+        return woken
 
     async def wait(self, timeout: float) -> bool:
         """True when woken, False at the timeout. A wake-up while not waiting is kept; wake-ups
@@ -121,17 +134,6 @@ class Subscription:
             self._waiter = None
 
 
-class Subscriber(Protocol):
-    """What a fan-out hands news to: anything with a topic and a ``wake``."""
-
-    game: str
-
-    def wake(self, news: str | None = None) -> None: ...
-
-
-S = TypeVar("S", bound=Subscriber)
-
-
 def _time_up(waiter: "asyncio.Future[bool]") -> None:
     if not waiter.done():
         waiter.set_result(False)
@@ -140,48 +142,53 @@ def _time_up(waiter: "asyncio.Future[bool]") -> None:
 class Fanout:
     """The process's streams by topic, and the one hand-out of each piece of news to them.
 
-    A topic is a string: a game's id for the game streams. ``publish`` gives the news (the
-    same string object, decoded once by whoever reads it: ``games.api.games.stream``) to
-    every subscription of the topic, in one pass on the event loop; ``publish_all`` wakes
-    every subscription with no news (each then reads what it may have missed). Anything that
-    follows a topic on a process's event loop subscribes here: the listener below feeds it
-    from PostgreSQL's notifications.
+    A topic is a string: a game's id, or another channel's name (a key's owner's). ``publish``
+    gives the news (the same string object, decoded once by whoever reads it, as
+    ``games.api.games.stream`` does) to every subscription of the topic, in one pass on the
+    event loop; ``publish_all`` wakes every subscription with no news (each then reads what
+    it may have missed). Whatever follows a topic on a process's event loop subscribes here
+    (through ``Listener.subscribe``), a game stream with a subscription of its own, a key's
+    stream with one subscription for all its topics: the listener below feeds it from
+    PostgreSQL's notifications. docs/architecture.md, "Live streams", says how to use it.
     """
 
     def __init__(self) -> None:
-        self._topics: dict[str, set[Subscriber]] = {}
+        self._topics: dict[str, set[Subscription]] = {}
 
-    def add(self, topic: str) -> Subscription:
-        return self.enter(Subscription(topic))
+    def add(self, topic: str, subscription: Subscription | None = None) -> Subscription:
+        """``subscription`` (a new one by default) follows ``topic`` from now on."""
+        subscription = subscription or Subscription(topic)
+        self._topics.setdefault(topic, set()).add(subscription)
+        return subscription
 
-    def enter(self, subscriber: S) -> S:
-        """Any subscriber of its topic (``game``): a stream's ``Subscription``, or one of the
-        relays by which a key's stream follows several topics (``games.arena.wakeups``)."""
-        self._topics.setdefault(subscriber.game, set()).add(subscriber)
-        return subscriber
-
-    def remove(self, subscription: Subscriber) -> None:
-        followers = self._topics.get(subscription.game)
+    def remove(self, topic: str, subscription: Subscription) -> None:
+        followers = self._topics.get(topic)
         if followers is not None:
             followers.discard(subscription)
             if not followers:
-                del self._topics[subscription.game]
+                del self._topics[topic]
 
     def publish(self, topic: str, news: str | None) -> None:
         for subscription in self._topics.get(topic, ()):
-            subscription.wake(news)
+            subscription.wake(news, topic)
 
     def publish_all(self) -> None:
+        woken: set[Subscription] = set()
         for followers in self._topics.values():
-            for subscription in followers:
-                subscription.wake()
+            woken |= followers
+        for subscription in woken:
+            subscription.wake()
 
     def __bool__(self) -> bool:
         return bool(self._topics)
 
     @property
     def subscriptions(self) -> int:
-        return sum(len(followers) for followers in self._topics.values())
+        """Subscriptions that follow a topic (one that follows several counts once)."""
+        found: set[Subscription] = set()
+        for followers in self._topics.values():
+            found |= followers
+        return len(found)
 
 
 Connect = Callable[[], Awaitable[psycopg.AsyncConnection]]
@@ -209,24 +216,23 @@ class Listener:
         self.connections = 0  # made so far: a test can tell a reconnection happened
 
     @contextmanager
-    def subscribe(self, game: object) -> Iterator[Subscription]:
-        with self.follow(Subscription(str(game))) as subscription:
-            yield subscription
-
-    @contextmanager
-    def follow(self, subscriber: S) -> Iterator[S]:
-        """``subscriber`` woken by this listener's notifications of its topic until the block
-        ends (``subscribe`` makes a stream's own)."""
+    def subscribe(
+        self, game: object, subscription: Subscription | None = None
+    ) -> Iterator[Subscription]:
+        """Follows the topic ``game`` (a game's id, or any other channel's name) for the
+        block: with a new subscription, or with ``subscription``, which may follow other
+        topics too (a key's stream follows all its games on one)."""
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="listener")
-        subscription = self.fanout.enter(subscriber)
+        topic = str(game)
+        subscription = self.fanout.add(topic, subscription)
         try:
             yield subscription
         finally:
-            self.fanout.remove(subscription)
+            self.fanout.remove(topic, subscription)
             if not self.fanout and self._task is not None and self._idle is None:
                 self._idle = asyncio.get_running_loop().call_later(IDLE_SECONDS, self._rest)
 

@@ -37,7 +37,17 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tests.bench import sides
-from tests.bench.run import SERVERS, WARM_UP, connections_to, locust, open_streams, play, served
+from tests.bench.run import (
+    HIGH_LIMIT,
+    SERVERS,
+    WARM_UP,
+    connections_to,
+    locust,
+    open_streams,
+    play,
+    served,
+)
+from tests.bench.streams import KEY_STREAMS
 
 HOLDS = 28  # hold moves a turn (the rules allow 30): long games of small events
 TURNS = 13
@@ -46,11 +56,13 @@ TURNS = 13
 class Mover:
     """One client moving in ``games`` games, one move in each in turn, on one connection."""
 
-    def __init__(self, url: str, games: int) -> None:
+    def __init__(self, url: str, games: int, given: list[dict] | None = None) -> None:
         parts = urlsplit(url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
-        self.games = [self._new_game() for _ in range(games)]
+        # ``given``: games of a person and a bot, which it plays the person's first turn of
+        # (a roll and the holds), then leaves (the bot would be to move).
+        self.games = given if given is not None else [self._new_game() for _ in range(games)]
         self.moves = 0
         self.finished = 0  # games that ended (each replaced by a new one, no stream on it)
         self.failures = 0
@@ -61,10 +73,14 @@ class Mover:
     def ids(self) -> list[str]:
         return [game["id"] for game in self.games]
 
-    def _request(self, path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
+    def _request(
+        self, path: str, body: dict, token: str | None = None, key: str | None = None
+    ) -> tuple[int, dict]:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
+        if key:
+            headers["X-API-Key"] = key
         for attempt in range(2):
             try:
                 self.conn.request("POST", path, json.dumps(body), headers)
@@ -89,6 +105,9 @@ class Mover:
     def _move(self, game: dict) -> None:
         token = game["tokens"][game["turn"] % 2]
         path = f"/api/v1/games/{game['id']}/"
+        if game.get("solo") and game["step"] > HOLDS:
+            game["done"] = True  # its bot would be to move next
+            return
         if game["step"] == 0:
             action, body = "roll", {}
         elif game["step"] <= HOLDS:
@@ -115,8 +134,31 @@ class Mover:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            for game in self.games:
+            playing = [game for game in self.games if not game.get("done")]
+            if not playing:
+                time.sleep(0.1)
+            for game in playing:
                 self._move(game)
+
+    def bots(self, count: int) -> list[str]:
+        """``count`` students of a new classroom, each with a bot seated in a game of a
+        person and the bot (added to this mover's games); their keys."""
+        status, room = self._request("/api/v1/classrooms/", {"name": "Crowd"})
+        keys = []
+        for n in range(count):
+            _, joined = self._request("/api/v1/classrooms/join/",
+                                      {"join_code": room["join_code"], "name": f"S{n}"})
+            key = joined["api_key"]
+            _, bot = self._request("/api/v1/bots/", {"name": f"B{n}", "rulesets": ["yahtzee"]},
+                                   key=key)
+            status, game = self._request("/api/v1/games/", {
+                "ruleset": "yahtzee", "players": [{"name": "P"}, {"bot": bot["id"]}]}, key=key)
+            if status != 201:
+                raise SystemExit(f"a bot's game could not be made: {status} {game}")
+            self.games.append({"id": game["id"], "tokens": [game["players"][0]["token"]],
+                               "turn": 0, "step": 0, "choices": {}, "solo": True})
+            keys.append(key)
+        return keys
 
     def __enter__(self) -> "Mover":
         self._thread.start()
@@ -186,6 +228,9 @@ def main() -> None:
     parser.add_argument("--postgres", default=os.environ.get(
         "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    parser.add_argument("--keys", action="store_true",
+                        help="keys' own streams (three a key, each key's bot seated in a game"
+                        " the mover plays) instead of game streams")
     parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
                         help="the checkout to serve (another revision, say)")
     args = parser.parse_args()
@@ -193,15 +238,22 @@ def main() -> None:
     rounds: list[tuple[dict, dict, dict]] = []
     with tempfile.TemporaryDirectory(prefix="dice-crowd-") as tmp:
         folder = Path(tmp)
-        with served(args.source, args, folder / "this") as (url, db):
+        limits = {"THROTTLE_CLASSROOMS": HIGH_LIMIT} if args.keys else {}
+        with served(args.source, args, folder / "this", **limits) as (url, db):
             locust(url, "Player", args.clients, WARM_UP, folder)
             for number in range(1, args.rounds + 1):
                 print(f"round {number}: {held(url, db)}")
-                with Mover(url, args.games) as mover:
+                mover = Mover(url, 0 if args.keys else args.games, [] if args.keys else None)
+                followed = mover.ids
+                if args.keys:
+                    keys = folder / f"keys-{number}.json"
+                    keys.write_text(json.dumps(mover.bots(-(-args.streams // KEY_STREAMS))))
+                    followed = ["--keys", str(keys)]
+                with mover:
                     before = phase(url, args, folder, mover, "before: no stream open")
-                    with crowd(url, args.streams, mover.ids) as opening:
-                        print(f"  {args.streams} streams on {args.games} games open in"
-                              f" {opening:.1f} s; {held(url, db)}")
+                    with crowd(url, args.streams, followed) as opening:
+                        print(f"  {args.streams} {'key' if args.keys else 'game'} streams open"
+                              f" in {opening:.1f} s; {held(url, db)}")
                         during = phase(url, args, folder, mover,
                                        f"during: {args.streams} streams open")
                     print(f"  streams closed; {held(url, db)}")
