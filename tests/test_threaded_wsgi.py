@@ -355,3 +355,26 @@ def test_a_quick_request_runs_on_the_loop_only_while_a_pooled_connection_is_idle
     assert pool_idle(Pool(idle=0)) is False  # the threads may wait for one; the loop must not
     assert pool_idle(Pool(idle=3, closed=True)) is False
     assert pool_idle(None) is True  # SQLite: no pool, nothing to wait for
+
+
+def test_streams_that_end_together_are_closed_in_one_hand_over_to_the_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from games.serving.threaded_wsgi import Closer
+
+    handed: list[int] = []
+    closed: list[int] = []
+
+    class Counting(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+            handed.append(len(args[0]))
+            return super().submit(fn, *args, **kwargs)
+
+    async def scenario() -> None:
+        closer = Closer(Counting(max_workers=2))
+        await asyncio.gather(*(closer.close(lambda n=n: closed.append(n)) for n in range(50)))
+        await closer.close(lambda: closed.append(50))  # later: a hand-over of its own
+
+    asyncio.run(scenario())
+    assert sorted(closed) == list(range(51))  # every close ran before its stream went on
+    assert handed == [50, 1]

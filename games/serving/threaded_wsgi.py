@@ -238,11 +238,13 @@ class Closer:
     def __init__(self, executor: ThreadPoolExecutor) -> None:
         self.executor = executor
         self._due: list[tuple[Callable[[], object], asyncio.Future[None]]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop _due waits on
 
     async def close(self, close: Callable[[], object]) -> None:
         """Returns once ``close`` has run (in a thread, with the others due by then)."""
         loop = asyncio.get_running_loop()
-        if not self._due:
+        if not self._due or self._loop is not loop:  # (a loop that stopped left its own)
+            self._due, self._loop = [], loop
             loop.call_soon(self._hand_over, loop)  # after the loop's other wake-ups of now
         done: asyncio.Future[None] = loop.create_future()
         self._due.append((close, done))

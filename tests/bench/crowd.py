@@ -15,6 +15,12 @@ their own, which no one watches: theirs are the moves measured. Each round has t
   default, so every move of the mover goes to 50 streams, in both worker processes);
 - after: just after those streams have closed (their client has exited).
 
+With ``--keys``, keys' own streams (``GET /api/v1/me/stream/``) instead: before each round
+it makes ``--streams``/3 students of a new classroom, each with a bot seated in a game of a
+person and the bot, and opens three streams a key; the mover plays the person's first turn
+(a roll and the holds) in each of those games, so each of its moves wakes the three
+streams of that game's bot's owner.
+
 It prints each phase's moves/s of the clients, the p95 of their requests (65 moves to a
 create) and the mover's moves/s, what the service's processes hold after it (threads, open
 files, resident memory, PostgreSQL connections), then each round's ratios during/before and
