@@ -57,6 +57,9 @@ OWN_SERVERS = (
     LIVE + "test_database_outage.py", LIVE + "test_worker_chaos.py",
     LIVE + "test_http_edges.py", LIVE + "test_make_run.py",
     LIVE + "test_fast_path_switches.py",
+    # Both pages in every language: a minute and more of its own, beside the other browser
+    # tests rather than after them.
+    LIVE + "browser/test_languages.py",
 )
 FIRST = (LIVE + "browser/", LIVE + "test_schemathesis.py", LIVE)
 

@@ -39,6 +39,14 @@ def scene(live_service: LiveService) -> dict[str, Any]:
     assert status == 201, assignment
     play_assignment_game(live_service, classroom["id"], assignment["id"], student["api_key"])
     return {
+        "mid_turn": mid_turn(live_service, {
+            "ruleset": "yahtzee", "seed": 11,
+            "players": [{"name": "Ann"}, {"name": "Bot", "computer": "greedy"}],
+        }),
+        "ten_thousand_mid_turn": mid_turn(live_service, {
+            "ruleset": "ten-thousand", "seed": 5,
+            "players": [{"name": "Ann"}, {"name": "Bot", "computer": "classic"}],
+        }),
         "yahtzee": finished_game(live_service, "yahtzee", seed=4)["id"],
         "ten_thousand": finished_ten_thousand(live_service, seed=6)["id"],
         "teacher_key": key,
@@ -46,13 +54,15 @@ def scene(live_service: LiveService) -> dict[str, Any]:
     }
 
 
-def new_game(service: LiveService, page: Page, body: dict[str, Any]) -> str:
-    """A game against the computer, this device holding Ann's seat; answers its id."""
+def mid_turn(service: LiveService, body: dict[str, Any]) -> tuple[str, str]:
+    """A game against the computer, Ann's dice rolled once; answers its id and Ann's token
+    (every language is shown the same turn)."""
     status, game = service.call("POST", "/api/v1/games/", body)
     assert status == 201, game
     token = game["players"][0]["token"]
-    keep_seat(page, game["id"], token)
-    return game["id"]
+    status, game = service.call("POST", f"/api/v1/games/{game['id']}/roll/", {}, token=token)
+    assert status == 200, game
+    return game["id"], token
 
 
 def check(page: Page, language: str, state: str, problems: list[str]) -> None:
@@ -82,12 +92,10 @@ def test_every_state_of_both_pages_in_every_language(
     expect(page.locator("#option-target")).to_be_visible()
     check(page, language, "new game of Ten Thousand", problems)
 
-    yahtzee = new_game(live_service, page, {
-        "ruleset": "yahtzee", "seed": 11,
-        "players": [{"name": "Ann"}, {"name": "Bot", "computer": "greedy"}],
-    })
-    page.goto(f"/play/{yahtzee}/")
-    page.locator("[data-key=roll]").click()
+    # This device holds Ann's seat in both games under way.
+    for game_id, token in (scene["mid_turn"], scene["ten_thousand_mid_turn"]):
+        keep_seat(page, game_id, token)
+    page.goto(f"/play/{scene['mid_turn'][0]}/")
     first = page.locator("[data-key=die-0]")
     expect(first).to_be_enabled()
     first.click()
@@ -96,12 +104,7 @@ def test_every_state_of_both_pages_in_every_language(
     expect(page.locator(".hint")).to_be_visible()
     check(page, language, "mid-turn", problems)
 
-    ten_thousand = new_game(live_service, page, {
-        "ruleset": "ten-thousand", "seed": 5,
-        "players": [{"name": "Ann"}, {"name": "Bot", "computer": "classic"}],
-    })
-    page.goto(f"/play/{ten_thousand}/")
-    page.locator("[data-key=roll]").click()
+    page.goto(f"/play/{scene['ten_thousand_mid_turn'][0]}/")
     expect(page.locator(".actions .help")).to_be_visible()
     check(page, language, "Ten Thousand mid-turn", problems)
 
