@@ -45,7 +45,8 @@ def test_the_pages_allow_only_their_own_origin_and_are_never_sniffed(client, pat
     # No inline script is left for the policy to refuse: every script is a file (the page's
     # modules, and the catalogue of its words in its language).
     html = response.content.decode()
-    files = html.count('<script type="module" src="/static/') + html.count('<script src="/pages/words/')
+    modules = html.count('<script type="module" src="/static/')
+    files = modules + html.count('<script src="/pages/words/')
     assert html.count("<script") == files
 
 
