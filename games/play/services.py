@@ -233,16 +233,11 @@ def _play(
             replayed_game, replayed_players = replays.restore(first.snapshot)
             return Played(game=replayed_game, players=replayed_players, replayed=True), None
     if if_match is not None and if_match != game.version:
-        raise ServiceError(
-            ServiceCode.VERSION_MISMATCH,
-            gettext_noop("the game is at version {version}, not {given}"),
-            version=game.version, given=if_match,
-        )
+        raise ServiceError(ServiceCode.VERSION_MISMATCH, gettext_noop(
+            "the game is at version {version}, not {given}"), version=game.version, given=if_match)
     if isinstance(command, TURN_MOVES) and changes.out_of_time(game, at_hand.now):
-        raise ServiceError(
-            ProblemCode.NOT_YOUR_TURN,
-            gettext_noop("the time for this move ran out: the turn is played for you"),
-        )
+        raise ServiceError(ProblemCode.NOT_YOUR_TURN, gettext_noop(
+            "the time for this move ran out: the turn is played for you"))
     _computers_may_play(players, computers_may_play)
     outcome = changes.match_of(game, players).play(
         game.state, seat=seat, command=command, dice=dice_for(game), mind=mind_for(game)

@@ -287,8 +287,13 @@ def main() -> None:
         before = [s for at, s in ordinary_moves if at < began]
         during = [s for at, s in ordinary_moves if began <= at <= ended]
         timeouts = sum(row["timeouts"] for row in tournament["standings"])
-        print(f"\ntournament {tournament['status']}: {games} games in {took:.0f} s"
-              f" ({games / took:.2f} games/s); {timeouts} turns timed out")
+        finished = tournament["progress"]["finished"]
+        if tournament["status"] == "finished":
+            print(f"\ntournament finished: {games} games in {took:.0f} s"
+                  f" ({games / took:.2f} games/s); {timeouts} turns timed out")
+        else:
+            print(f"\ntournament cancelled after {took:.0f} s: {finished} of {games} games"
+                  f" finished; {timeouts} turns timed out")
         print(f"moves of its games: {moves} in all, {moves / took:.1f} moves/s")
         if tournament["status"] == "cancelled" and per_game:
             print(f"stopped after {took:.0f} s with {tournament['progress']['finished']} games"
