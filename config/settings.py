@@ -355,6 +355,7 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema.hooks.link_the_created_game",
         "games.api.schema.hooks.add_game_stream",
         "games.api.schema.hooks.close_request_objects",
+        "games.api.schema.seats.seat_is_a_person_or_a_bot",
         "games.api.schema.bounds.bound_request_objects",
         "games.api.schema.hooks.require_bodies",
         "games.api.schema.hooks.document_retry_after",
@@ -362,9 +363,8 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# The games each process keeps as it wrote them last, so that their next move is one round
-# trip (games.db.kept; PostgreSQL only); 0 keeps none. A kept game holds about 20 KiB (one
-# seat) to 50 KiB (four seats): 500 of them, 10 to 25 MB a worker process.
+# Games each process keeps as it wrote them last, their next move one round trip (games.db.kept;
+# PostgreSQL only); 0 keeps none. 20 KiB (one seat) to 50 KiB (four) each: 10-25 MB a worker.
 GAMES_KEPT = env_int("GAMES_KEPT", 500, minimum=0)
 
 # Where each process keeps its copy of the optimal-strategy tables (built by `manage.py

@@ -22,6 +22,8 @@ from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
 from django.views.i18n import JavaScriptCatalog
 
+from games.http.sessions import session_key_id
+
 # The pages' Content-Security-Policy: scripts, styles, images, fonts and connections (the
 # API, its event streams) from the service's own origin only; no inline script or style, no
 # plugin, no other page framing them, no form or <base> pointing elsewhere. The teacher's
@@ -64,6 +66,10 @@ class PageView(TemplateView):
         context["language"] = translation.get_language() or settings.LANGUAGE_CODE
         context["languages"] = settings.LANGUAGES
         context["language_cookie"] = settings.LANGUAGE_COOKIE_NAME
+        # Whether a course launch signed this browser in: the page then asks the API who it
+        # is by its session, and a page with no session never sends that request (whose 401
+        # a browser would report as an error).
+        context["signed_in"] = session_key_id(self.request) is not None
         return context
 
 

@@ -46,7 +46,8 @@ SET_EXAMPLE = OpenApiExample(
     },
 )
 SEES_ERRORS = {
-    **docs.problems(429),
+    # No key is needed once a tournament is over; a key that is sent must be valid (401).
+    **docs.problems(401, 429),
     (404, "application/problem+json"): OpenApiResponse(
         docs.ProblemOut,
         description="No such tournament in this classroom, or one not over yet asked by "

@@ -67,6 +67,7 @@ export function keepAssignment(classroomId, assignment, played = {}) {
 // any: {role, classroom, student}; false once asked and there is none.
 let session = null;
 async function sessionOwner() {
+  if (session === null && !document.querySelector('meta[name="signed-in"]')) session = false;
   if (session === null) {
     try {
       const answer = (await playerApi.get("/me/")).data;

@@ -67,6 +67,7 @@ function signIn(message = null) {
 
 /** The classroom of this browser's session (a course launch from a learning platform). */
 async function sessionClassroom() {
+  if (!document.querySelector('meta[name="signed-in"]')) return null;
   try {
     const owner = await teacherApi.request("GET", "/me/");
     return owner.role === "teacher" ? owner.classroom : null;
