@@ -42,9 +42,12 @@ def test_the_pages_allow_only_their_own_origin_and_are_never_sniffed(client, pat
     assert policy["object-src"] == "'none'"
     assert "unsafe-inline" not in response["Content-Security-Policy"]
     assert response["X-Content-Type-Options"] == "nosniff"
-    # No inline script is left for the policy to refuse: every script is a file.
+    # No inline script is left for the policy to refuse: every script is a file (the page's
+    # modules, and the catalogue of its words in its language).
     html = response.content.decode()
-    assert html.count("<script") == html.count('<script type="module" src="/static/')
+    files = html.count('<script type="module" src="/static/')
+    assert html.count("<script") == files + html.count('<script src="/pages/words/en.js">')
+    assert "<script>" not in html
 
 
 def test_the_pages_scripts_and_styles_are_never_sniffed(client):
