@@ -48,6 +48,7 @@ def test_the_pages_allow_only_their_own_origin_and_are_never_sniffed(client, pat
     modules = html.count('<script type="module" src="/static/')
     files = modules + html.count('<script src="/pages/words/')
     assert html.count("<script") == files
+    assert "<script>" not in html
 
 
 def test_the_pages_scripts_and_styles_are_never_sniffed(client):

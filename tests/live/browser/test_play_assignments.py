@@ -212,7 +212,7 @@ def test_the_chart_fits_a_phone_screen_beside_the_table(new_device, live_service
     chart = region.get_by_role("img", name=CHART)
     expect(chart).to_be_visible()
     expect(region).to_contain_text("12 decisions")
-    expect(region).to_contain_text("1 mistake and 1 blunder are marked")
+    expect(region).to_contain_text("1 mistake marked, 1 blunder marked")
     expect(chart.locator(".markers .blunder")).to_have_count(1)
     expect(chart.locator(".markers .mistake")).to_have_count(1)
     # The whole chart fits the phone's screen: scrolled to, it lies entirely within what
