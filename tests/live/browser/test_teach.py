@@ -136,11 +136,13 @@ def test_a_teacher_sets_an_assignment_and_follows_its_results_live(new_device, l
         "2 students have joined."
     )
 
-    # Set an assignment on the page: a deadline in the past is refused by its field.
-    page.get_by_label("Title").fill("Week 1")
-    page.get_by_label("Ruleset").select_option("forced-yatzy")
-    page.get_by_label("Games per student").fill("1")
-    due = page.get_by_label("Due", exact=True)
+    # Set an assignment on the page (its form, beside the tournaments' own): a deadline in
+    # the past is refused by its field.
+    form = page.get_by_role("form", name="Set an assignment")
+    form.get_by_label("Title").fill("Week 1")
+    form.get_by_label("Ruleset").select_option("forced-yatzy")
+    form.get_by_label("Games per student").fill("1")
+    due = form.get_by_label("Due", exact=True)
     due.fill(local_time(datetime.now() - timedelta(days=1)))
     with page.expect_response(lambda r: r.url.endswith("/assignments/")) as refused:
         button(page, "Set the assignment").click()
