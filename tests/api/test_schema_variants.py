@@ -127,7 +127,8 @@ def test_the_create_body_is_one_variant_per_ruleset(document):
         "ten-thousand": {"target", "bank_minimum", "final_round"},
     }
     levels = {
-        r: v["properties"]["players"]["items"]["properties"]["computer"]["enum"]
+        # A seat is a person's or computer's (the first branch) or a bot's (the second).
+        r: v["properties"]["players"]["items"]["oneOf"][0]["properties"]["computer"]["enum"]
         for r, v in variants.items()
     }
     assert levels["yahtzee"] == ["random", "greedy", "optimal", None]

@@ -233,10 +233,10 @@ def test_the_database_cache_keeps_a_counters_expiry(db, settings, monkeypatch):
     settings.CACHES = {
         "default": {"BACKEND": "games.db.cache.DatabaseCache", "LOCATION": "dice_cache"}
     }
-    cache.add("counter", 0, 1)
+    cache.add("counter", 0, 30)  # long enough for a loaded machine to reach the next line
     assert cache.incr("counter") == 1
-    # The cache's clock, not the test, moves on past the counter's one second.
-    later = timezone.now() + timedelta(seconds=1.2)
+    # The cache's clock, not the test, moves on past the counter's thirty seconds.
+    later = timezone.now() + timedelta(seconds=31)
     monkeypatch.setattr(timezone, "now", lambda: later)
     with pytest.raises(ValueError):
         cache.incr("counter")
