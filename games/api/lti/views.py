@@ -17,7 +17,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -25,11 +25,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games.api.lti.forms import DeepLinkForm
 from games.http.problems import PROBLEM_TYPES
 from games.http.sessions import SESSION_KEY
+from games.http.translation import said
 from games.lti import deep_links, dynamic, launches
 from games.lti.keys import tool_jwks
 from games.lti.registrations import TOOL_PATHS, tool_urls
 from games.lti.tool import launch_check, login_response
 from games.play.errors import REFUSALS, ServiceCode, ServiceError
+from scoring.errors import Worded
 
 TICKET_SALT = "games.lti.continue"
 DEEP_LINK_SALT = "games.lti.deep-link"
@@ -69,8 +71,8 @@ def refused(request: HttpRequest, refusal: Exception) -> HttpResponse:
         request,
         "lti/refused.html",
         {
-            "title": kind.title if kind is not None else "Launch refused",
-            "detail": getattr(refusal, "detail", str(refusal)),
+            "title": gettext(kind.title if kind is not None else "Launch refused"),
+            "detail": said(refusal) if isinstance(refusal, Worded) else str(refusal),
             "code": str(code or "lti_launch_invalid"),
         },
         status=403 if status == 401 else status,
