@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 
 from games.lti.registrations import Registered, registration_add, tool_urls, url_check
 from games.play.errors import ServiceCode, ServiceError
+from scoring.errors import Words
 
 TIMEOUT = 10  # seconds for each call to the platform
 TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration"
@@ -31,12 +32,17 @@ SCOPES = [
 TOOL_NAME = "Dice games"
 
 
-def _refused(detail: str, **params: object) -> ServiceError:
-    """A refused registration: ``detail`` a marked template, ``params`` its fields."""
-    return ServiceError(ServiceCode.LTI_LAUNCH_INVALID, detail, **params)
+def _refused(
+    detail: str, *, what: Words | None = None, status: int = 0, reason: str = ""
+) -> ServiceError:
+    """A refused registration: ``detail`` a marked template, filled with those of the other
+    values it names."""
+    return ServiceError(
+        ServiceCode.LTI_LAUNCH_INVALID, detail, what=what, status=status, reason=reason
+    )
 
 
-def _json(response: requests.Response, what: str) -> dict[str, Any]:
+def _json(response: requests.Response, what: Words) -> dict[str, Any]:
     if response.status_code >= 400:
         raise _refused(
             gettext_noop("dynamic registration: the platform refused the {what} ({status})"),
@@ -96,7 +102,10 @@ def dynamic_register(
     http = session or requests.Session()
     auth = {"Authorization": f"Bearer {registration_token}"} if registration_token else {}
     try:
-        config = _json(http.get(url, headers=auth, timeout=TIMEOUT), "OpenID configuration")
+        config = _json(
+            http.get(url, headers=auth, timeout=TIMEOUT),
+            Words(gettext_noop("OpenID configuration")),
+        )
         issuer = config.get("issuer")
         if not isinstance(issuer, str) or not url.startswith(issuer.rstrip("/")):
             raise _refused(gettext_noop(
@@ -114,7 +123,7 @@ def dynamic_register(
         target = url_check(str(endpoints["registration_endpoint"]), field="registration_endpoint")
         answer = _json(
             http.post(target, json=tool_registration(base), headers=auth, timeout=TIMEOUT),
-            "registration",
+            Words(gettext_noop("registration")),
         )
     except requests.RequestException as failed:
         raise _refused(
