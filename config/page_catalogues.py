@@ -24,8 +24,8 @@ DOMAIN = "djangojs"
 STATIC = ROOT / "games" / "static"
 TEMPLATES = ROOT / "games" / "templates"
 # The pages' own folders: their scripts and their templates.
-SCRIPT_DIRS = ("common", "play", "teach")
-TEMPLATE_DIRS = ("play", "teach", "pages")
+SCRIPT_DIRS = ("common", "play", "teach", "lti")
+TEMPLATE_DIRS = ("play", "teach", "pages", "lti")
 # The markers of games/static/common/i18n.js, as xgettext and Babel read them.
 KEYWORDS = {
     "gettext": None,
@@ -33,7 +33,11 @@ KEYWORDS = {
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
 }
-PAGE_TEXT = re.compile(r"""\{%\s*page_text\s+(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*%\}""")
+# The tag's text, then any named values it fills in (``title=title``).
+PAGE_TEXT = re.compile(
+    r"""\{%\s*page_text\s+(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')"""
+    r"""(?:\s+\w+=[^\s%]+)*\s*%\}"""
+)
 
 Message = str | tuple[str, ...]
 

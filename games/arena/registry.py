@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.arena.owners import Owner
 from games.classrooms.keys import Caller
@@ -40,7 +41,8 @@ def bot_register(*, caller: Caller, name: str, rulesets: Sequence[str]) -> Bot:
             ):
                 raise ServiceError(
                     ServiceCode.TOO_MANY_BOTS,
-                    f"one key registers at most {MOST_PER_OWNER} bots: delete one first",
+                    gettext_noop("one key registers at most {most} bots: delete one first"),
+                    most=MOST_PER_OWNER,
                 )
             return Bot.objects.create(
                 classroom_id=owner.classroom_id, student_id=owner.student_id, name=name,
@@ -68,7 +70,7 @@ def bot_of(*, caller: Caller, bot_id: uuid.UUID, lock: bool = False) -> Bot:
     bot = found.first()
     mine = bot is not None and bot.student_id == owner_of_caller(caller).student_id
     if bot is None or not (caller.is_teacher or mine):
-        raise ServiceError(ServiceCode.NOT_FOUND, "no bot of yours has this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, gettext_noop("no bot of yours has this id"))
     return bot
 
 
@@ -113,6 +115,6 @@ def _lock_owner(owner: Owner) -> None:
 def _taken(name: str) -> ServiceError:
     return ServiceError(
         ServiceCode.NAME_TAKEN,
-        f"a bot of this classroom is already named {name!r}: choose another name",
-        field="name",
+        gettext_noop("a bot of this classroom is already named {name!r}: choose another name"),
+        field="name", name=name,
     )

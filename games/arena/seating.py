@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop
 
 from games.arena import owners
 from games.arena.registry import owner_of_caller
@@ -43,7 +44,9 @@ def bots_for_seats(
     if caller is None:
         raise ServiceError(
             ServiceCode.NOT_AUTHENTICATED,
-            "a bot takes a seat with its owner's key (or the teacher's): send X-API-Key",
+            gettext_noop(
+                "a bot takes a seat with its owner's key (or the teacher's): send X-API-Key"
+            ),
         )
     found = {
         bot.id: bot
@@ -93,7 +96,7 @@ def game_join_seated(
     """``games.play.services.game_join`` for a bot."""
     ruleset = Game.objects.filter(pk=game_id).values_list("ruleset", flat=True).first()
     if ruleset is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no game with this id")
+        raise ServiceError(ServiceCode.NOT_FOUND, gettext_noop("no game with this id"))
     try:
         with transaction.atomic():
             bot = bots_for_seats(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 from lti_tool.models import LtiUser
 from pylti1p3.names_roles import NamesRolesProvisioningService
 
@@ -61,7 +62,8 @@ def course_of(classroom: Classroom) -> LtiCourse:
     )
     if course is None:
         raise ServiceError(
-            ServiceCode.LTI_NOT_LINKED, "this classroom was not made by a learning platform"
+            ServiceCode.LTI_NOT_LINKED,
+            gettext_noop("this classroom was not made by a learning platform"),
         )
     return course
 
@@ -85,7 +87,8 @@ def lti_roster_sync(*, classroom: Classroom) -> Synced:
     context = course.context
     if not context.memberships_url:
         raise ServiceError(
-            ServiceCode.LTI_NOT_LINKED, "the course's platform offers no roster to this tool"
+            ServiceCode.LTI_NOT_LINKED,
+            gettext_noop("the course's platform offers no roster to this tool"),
         )
     service = NamesRolesProvisioningService(
         connector(context.deployment.registration),
@@ -96,7 +99,8 @@ def lti_roster_sync(*, classroom: Classroom) -> Synced:
     except PLATFORM_FAILURES as failure:
         raise ServiceError(
             ServiceCode.LTI_PLATFORM_UNAVAILABLE,
-            f"the course's roster could not be read: {failure_text(failure)}",
+            gettext_noop("the course's roster could not be read: {reason}"),
+            reason=failure_text(failure),
         ) from failure
     with transaction.atomic():
         LtiCourse.objects.select_for_update().filter(pk=course.pk).first()

@@ -83,7 +83,9 @@ class ApiKeyMiddleware(MiddlewareMixin):
         if request.method not in SAFE_METHODS:
             reason = csrf_refusal(request)
             if reason is not None:
-                return problem_response(HttpCode.FORBIDDEN, f"CSRF check failed: {reason}")
+                return problem_response(
+                    HttpCode.FORBIDDEN, gettext("CSRF check failed: {reason}").format(reason=reason)
+                )
         request.caller = caller  # type: ignore[attr-defined]  # the request's own, read by games.http.auth
         return None
 

@@ -140,7 +140,7 @@ class SeesTournament(ClassroomMember):
             classroom_id=view.kwargs["pk"], tournament_id=view.kwargs["tournament_id"]
         ):
             return True
-        return self.refuse(ServiceCode.NOT_FOUND, "no tournament with this id")
+        return self.refuse(ServiceCode.NOT_FOUND, gettext_noop("no tournament with this id"))
 
 
 class CancelsTournament(ClassroomMember):
@@ -156,11 +156,12 @@ class CancelsTournament(ClassroomMember):
         assert caller.student is not None
         found = tournaments.set_by(classroom_id=self.path[0], tournament_id=self.path[1])
         if not found:
-            return self.refuse(ServiceCode.NOT_FOUND, "no tournament with this id")
+            return self.refuse(ServiceCode.NOT_FOUND, gettext_noop("no tournament with this id"))
         if found[0] == caller.student.id:
             return True
         return self.refuse(
-            HttpCode.FORBIDDEN, "only the teacher, or the student whose scrimmage it is, cancels it"
+            HttpCode.FORBIDDEN,
+            gettext_noop("only the teacher, or the student whose scrimmage it is, cancels it"),
         )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 from lti_tool.models import LtiDeployment
 from pylti1p3.deep_link import DeepLink, TDeepLinkData
 from pylti1p3.deep_link_resource import DeepLinkResource
@@ -83,15 +84,17 @@ def deep_link_answer(
     in the course's classroom (with its grade mode)."""
     return_url = settings.get("deep_link_return_url")
     if not isinstance(return_url, str) or not return_url:
-        raise ServiceError(ServiceCode.LTI_LAUNCH_INVALID, "the platform gave no return URL")
+        raise ServiceError(
+            ServiceCode.LTI_LAUNCH_INVALID, gettext_noop("the platform gave no return URL")
+        )
     deployment = LtiDeployment.objects.select_related("registration").get(pk=deployment_pk)
     with transaction.atomic():
         if new is not None:
             grade = new.grade or grade_default(new.ruleset_id)
             if grade not in GRADE_MODES:
                 raise ServiceError(
-                    ProblemCode.INVALID, f"grade must be one of {', '.join(GRADE_MODES)}",
-                    field="grade",
+                    ProblemCode.INVALID, gettext_noop("grade must be one of {modes}"),
+                    field="grade", modes=", ".join(GRADE_MODES),
                 )
             classroom = Classroom.objects.get(pk=classroom_id)
             assignment = assigning.assignment_create(
@@ -110,7 +113,9 @@ def deep_link_answer(
                 classroom_id=classroom_id, assignment_id=assignment_id
             )
         else:
-            raise ServiceError(ProblemCode.INVALID, "pick an assignment or set a new one")
+            raise ServiceError(
+                ProblemCode.INVALID, gettext_noop("pick an assignment or set a new one")
+            )
     tool_key_latest()
     registration = deployment.registration.to_registration()
     item = Item()

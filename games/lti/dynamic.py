@@ -14,9 +14,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+from django.utils.translation import gettext_noop
 
 from games.lti.registrations import Registered, registration_add, tool_urls, url_check
 from games.play.errors import ServiceCode, ServiceError
+from scoring.errors import Words
 
 TIMEOUT = 10  # seconds for each call to the platform
 TOOL_CONFIGURATION = "https://purl.imsglobal.org/spec/lti-tool-configuration"
@@ -30,19 +32,33 @@ SCOPES = [
 TOOL_NAME = "Dice games"
 
 
-def _refused(detail: str) -> ServiceError:
-    return ServiceError(ServiceCode.LTI_LAUNCH_INVALID, f"dynamic registration: {detail}")
+def _refused(
+    detail: str, *, what: Words | None = None, status: int = 0, reason: str = ""
+) -> ServiceError:
+    """A refused registration: ``detail`` a marked template, filled with those of the other
+    values it names."""
+    return ServiceError(
+        ServiceCode.LTI_LAUNCH_INVALID, detail, what=what, status=status, reason=reason
+    )
 
 
-def _json(response: requests.Response, what: str) -> dict[str, Any]:
+def _json(response: requests.Response, what: Words) -> dict[str, Any]:
     if response.status_code >= 400:
-        raise _refused(f"the platform refused the {what} ({response.status_code})")
+        raise _refused(
+            gettext_noop("dynamic registration: the platform refused the {what} ({status})"),
+            what=what, status=response.status_code,
+        )
     try:
         found = response.json()
     except ValueError:
-        raise _refused(f"the platform's {what} is not JSON") from None
+        raise _refused(
+            gettext_noop("dynamic registration: the platform's {what} is not JSON"), what=what
+        ) from None
     if not isinstance(found, dict):
-        raise _refused(f"the platform's {what} is not a JSON object")
+        raise _refused(
+            gettext_noop("dynamic registration: the platform's {what} is not a JSON object"),
+            what=what,
+        )
     return found
 
 
@@ -86,29 +102,41 @@ def dynamic_register(
     http = session or requests.Session()
     auth = {"Authorization": f"Bearer {registration_token}"} if registration_token else {}
     try:
-        config = _json(http.get(url, headers=auth, timeout=TIMEOUT), "OpenID configuration")
+        config = _json(
+            http.get(url, headers=auth, timeout=TIMEOUT),
+            Words(gettext_noop("OpenID configuration")),
+        )
         issuer = config.get("issuer")
         if not isinstance(issuer, str) or not url.startswith(issuer.rstrip("/")):
-            raise _refused("the configuration's issuer does not match its URL")
+            raise _refused(gettext_noop(
+                "dynamic registration: the configuration's issuer does not match its URL"
+            ))
         endpoints = {
             k: config.get(k)
             for k in ("registration_endpoint", "authorization_endpoint", "token_endpoint",
                       "jwks_uri")
         }
         if not all(isinstance(v, str) for v in endpoints.values()):
-            raise _refused("the configuration lacks an endpoint")
+            raise _refused(
+                gettext_noop("dynamic registration: the configuration lacks an endpoint")
+            )
         target = url_check(str(endpoints["registration_endpoint"]), field="registration_endpoint")
         answer = _json(
             http.post(target, json=tool_registration(base), headers=auth, timeout=TIMEOUT),
-            "registration",
+            Words(gettext_noop("registration")),
         )
     except requests.RequestException as failed:
-        raise _refused(f"the platform could not be reached ({failed.__class__.__name__})") from None
+        raise _refused(
+            gettext_noop("dynamic registration: the platform could not be reached ({reason})"),
+            reason=failed.__class__.__name__,
+        ) from None
     client_id = answer.get("client_id")
     configured = answer.get(TOOL_CONFIGURATION)
     deployment = configured.get("deployment_id") if isinstance(configured, dict) else None
     if not isinstance(client_id, str) or not client_id:
-        raise _refused("the platform answered no client id")
+        raise _refused(
+            gettext_noop("dynamic registration: the platform answered no client id")
+        )
     return registration_add(
         issuer=issuer,
         client_id=client_id,

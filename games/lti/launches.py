@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from lti_tool.models import (
     LtiContext,
     LtiDeployment,
@@ -75,7 +76,9 @@ def spend(kind: str, value: str) -> None:
             LtiSpent.objects.create(digest=digest, spent_at=timezone.now())
     except IntegrityError:
         raise ServiceError(
-            ServiceCode.LTI_REPLAYED, f"this launch's {kind} was used already"
+            ServiceCode.LTI_REPLAYED,
+            gettext_noop("this launch's {kind} was used already"),
+            kind=kind,
         ) from None
 
 
@@ -89,18 +92,26 @@ def launch_enter(
     """Enters a launch that passed every check of ``games.lti.tool.launch_check``."""
     kind = claims.get(c.MESSAGE_TYPE)
     if kind not in (c.RESOURCE_LINK, c.DEEP_LINKING):
-        raise ServiceError(ServiceCode.LTI_LAUNCH_INVALID, f"unsupported message type {kind!r}")
+        raise ServiceError(
+            ServiceCode.LTI_LAUNCH_INVALID,
+            gettext_noop("unsupported message type {kind!r}"),
+            kind=kind,
+        )
     teacher = c.is_instructor(claims)
     if not teacher and not c.is_learner(claims):
         raise ServiceError(
             ServiceCode.LTI_ROLE_UNKNOWN,
-            "the platform gives you no instructor or learner role in this course",
+            gettext_noop("the platform gives you no instructor or learner role in this course"),
         )
     if kind == c.DEEP_LINKING and not teacher:
-        raise ServiceError(ServiceCode.LTI_ROLE_UNKNOWN, "only instructors add activities")
+        raise ServiceError(
+            ServiceCode.LTI_ROLE_UNKNOWN, gettext_noop("only instructors add activities")
+        )
     context = claims.get(c.CONTEXT)
     if not isinstance(context, dict) or not isinstance(context.get("id"), str) or not context["id"]:
-        raise ServiceError(ServiceCode.LTI_LAUNCH_INVALID, "the launch names no course (context)")
+        raise ServiceError(
+            ServiceCode.LTI_LAUNCH_INVALID, gettext_noop("the launch names no course (context)")
+        )
     with transaction.atomic():
         LtiSpent.objects.filter(spent_at__lt=timezone.now() - SPENT_KEPT).delete()
         spend("nonce", str(claims["nonce"]))
@@ -222,7 +233,8 @@ def _learner_key(learner: LtiLearner) -> int:
         student=learner.student, revoked_at__isnull=False
     ).exists():
         raise ServiceError(
-            ServiceCode.INVALID_API_KEY, "your teacher has revoked your access to this classroom"
+            ServiceCode.INVALID_API_KEY,
+            gettext_noop("your teacher has revoked your access to this classroom"),
         )
     key_issue(classroom_id=learner.course.classroom_id, student_id=learner.student_id)
     learner.key = ApiKey.objects.filter(student=learner.student, revoked_at=None).first()
@@ -236,7 +248,9 @@ def _link(
 ) -> LtiLink | None:
     claim = claims.get(c.RESOURCE_LINK_CLAIM)
     if not isinstance(claim, dict) or not isinstance(claim.get("id"), str):
-        raise ServiceError(ServiceCode.LTI_LAUNCH_INVALID, "the launch names no resource link")
+        raise ServiceError(
+            ServiceCode.LTI_LAUNCH_INVALID, gettext_noop("the launch names no resource link")
+        )
     resource_link, _ = LtiResourceLink.objects.update_or_create(
         context=context,
         id_on_platform=claim["id"][:255],

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 from lti_tool.models import LtiDeployment, LtiRegistration
 
 from games.lti.keys import tool_key_latest
@@ -36,8 +37,8 @@ def url_check(url: str, *, field: str) -> str:
         return url.strip()
     raise ServiceError(
         ServiceCode.URL_NOT_ALLOWED,
-        f"{field} must be an https URL (http only to a loopback host): {url!r}",
-        field=field,
+        gettext_noop("{field} must be an https URL (http only to a loopback host): {url!r}"),
+        field=field, url=url,
     )
 
 
@@ -69,7 +70,9 @@ def registration_add(
     """Registers a platform (or updates the registration of this issuer and client), its
     deployments active. Checked first: a refused registration changes nothing."""
     if not issuer.strip() or not client_id.strip():
-        raise ServiceError(ServiceCode.URL_NOT_ALLOWED, "issuer and client id are required")
+        raise ServiceError(
+            ServiceCode.URL_NOT_ALLOWED, gettext_noop("issuer and client id are required")
+        )
     urls = {
         "auth_url": url_check(auth_url, field="auth_url"),
         "token_url": url_check(token_url, field="token_url"),

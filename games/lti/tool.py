@@ -25,6 +25,7 @@ import requests
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_noop
 from lti_tool.models import LtiDeployment, LtiRegistration
 from lti_tool.utils import DjangoToolConfig
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoMessageLaunch, DjangoOIDCLogin
@@ -172,7 +173,10 @@ def launch_check(request: HttpRequest) -> Checked:
         )
         raise ServiceError(code, text) from None
     except (KeyError, TypeError, ValueError, AssertionError) as refused:
-        raise ServiceError(ServiceCode.LTI_LAUNCH_INVALID, f"malformed launch: {refused}") from None
+        raise ServiceError(
+            ServiceCode.LTI_LAUNCH_INVALID, gettext_noop("malformed launch: {reason}"),
+            reason=refused,
+        ) from None
     state = request.POST.get("state") if request.method == "POST" else request.GET.get("state")
     return Checked(
         registration=config.registration,

@@ -26,5 +26,14 @@ def catalogue(language: str) -> DjangoTranslation:
 
 
 @register.simple_tag
-def page_text(message: str) -> str:
-    return catalogue(get_language() or "en").gettext(message)
+def page_text(message: str, **values: object) -> str:
+    """``message`` in the request's language; its named values (``%(title)s``) given as the
+    tag's keywords: ``{% page_text "Adding “%(title)s” to the course" title=title %}``. A
+    translation whose values do not match its English falls back to the English."""
+    text = catalogue(get_language() or "en").gettext(message)
+    if not values:
+        return text
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        return message % values

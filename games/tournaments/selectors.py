@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db.models import Count, QuerySet
+from django.utils.translation import gettext_noop
 
 from games.models import Entrant, Event, Game, Player, Tournament
 from games.play.errors import ServiceCode, ServiceError
@@ -44,7 +45,9 @@ def tournament_of(*, classroom_id: uuid.UUID, tournament_id: uuid.UUID) -> Tourn
         .first()
     )
     if found is None:
-        raise ServiceError(ServiceCode.NOT_FOUND, "no tournament with this id in this classroom")
+        raise ServiceError(
+            ServiceCode.NOT_FOUND, gettext_noop("no tournament with this id in this classroom")
+        )
     return found
 
 

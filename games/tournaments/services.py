@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from games.db.clock import db_now
 from games.models import Entrant, Tournament
@@ -67,16 +68,18 @@ def tournament_create(
     if not fewest <= len(entrants) <= plan.MOST_ENTRANTS:
         raise ServiceError(
             ProblemCode.INVALID,
-            f"a tournament of {seats} seat(s) a game takes {fewest} to {plan.MOST_ENTRANTS} "
-            "entrants",
-            field="entrants",
+            gettext_noop(
+                "a tournament of {seats} seat(s) a game takes {fewest} to {most} entrants"
+            ),
+            field="entrants", seats=seats, fewest=fewest, most=plan.MOST_ENTRANTS,
         )
     checked = _entrants(classroom_id, student_id, ruleset.id, entrants)
     games = plan.games_count(seats=seats, boards=boards, entrants=len(checked))
     if games > plan.MOST_GAMES:
         raise ServiceError(
             ServiceCode.TOURNAMENT_TOO_LARGE,
-            f"its schedule holds {games} games: a tournament holds at most {plan.MOST_GAMES}",
+            gettext_noop("its schedule holds {games} games: a tournament holds at most {most}"),
+            games=games, most=plan.MOST_GAMES,
         )
     computers = [e.computer for e in checked if e.computer is not None]
     if computers:
@@ -128,29 +131,31 @@ def _entrants(
         if entrant.bot is None:
             if entrant.computer not in levels:
                 raise ServiceError(
-                    ProblemCode.INVALID, f"{ruleset_id} computer players are: {', '.join(levels)}",
-                    field=f"{where}.computer",
+                    ProblemCode.INVALID, gettext_noop("{ruleset} computer players are: {levels}"),
+                    field=f"{where}.computer", ruleset=ruleset_id, levels=", ".join(levels),
                 )
             found.append(Entered(None, entrant.computer, entrant.computer))
             continue
         bot = bots.get(entrant.bot)
         if bot is None or bot.classroom_id != classroom_id:
             raise ServiceError(
-                ProblemCode.INVALID, "no bot of this classroom has this id", field=f"{where}.bot"
+                ProblemCode.INVALID, gettext_noop("no bot of this classroom has this id"),
+                field=f"{where}.bot"
             )
         if student_id is not None and bot.student_id != student_id:
             raise ServiceError(
-                ProblemCode.INVALID, "a student enters only their own bots",
+                ProblemCode.INVALID, gettext_noop("a student enters only their own bots"),
                 field=f"{where}.bot",
             )
         if bot.id in seen:
             raise ServiceError(
-                ProblemCode.INVALID, "a bot is entered at most once", field=f"{where}.bot"
+                ProblemCode.INVALID, gettext_noop("a bot is entered at most once"),
+                field=f"{where}.bot",
             )
         if ruleset_id not in bot.rulesets:
             raise ServiceError(
-                ProblemCode.INVALID, f"{bot.name} does not play {ruleset_id}",
-                field=f"{where}.bot",
+                ProblemCode.INVALID, gettext_noop("{bot} does not play {ruleset}"),
+                field=f"{where}.bot", bot=bot.name, ruleset=ruleset_id,
             )
         seen.add(bot.id)
         found.append(Entered(bot.id, None, bot.name))
@@ -168,11 +173,12 @@ def tournament_cancel(*, classroom_id: uuid.UUID, tournament_id: uuid.UUID) -> T
         )
         if tournament is None:
             raise ServiceError(
-                ServiceCode.NOT_FOUND, "no tournament with this id in this classroom"
+                ServiceCode.NOT_FOUND, gettext_noop("no tournament with this id in this classroom")
             )
         if tournament.over:
             raise ServiceError(
-                ServiceCode.TOURNAMENT_OVER, f"the tournament is {tournament.status}"
+                ServiceCode.TOURNAMENT_OVER, gettext_noop("the tournament is {status}"),
+                status=tournament.status,
             )
         running.tournament_end(tournament, status=Tournament.Status.CANCELLED)
     return tournament

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from django.db import Error as DatabaseError
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
 from games.api.games.stream import HEARTBEAT_SECONDS, KEEP_ALIVE, RETRY
@@ -124,21 +125,24 @@ def me_stream(request: HttpRequest) -> HttpResponseBase:
     """Checks the key and takes one of its stream slots, then answers with the stream."""
     if request.method != "GET":
         refused = problem_response(
-            HttpCode.METHOD_NOT_ALLOWED, f'method "{request.method}" not allowed'
+            HttpCode.METHOD_NOT_ALLOWED,
+            gettext('method "{method}" not allowed').format(method=request.method),
         )
         refused["Allow"] = "GET"
         return refused
     caller = caller_of(request)
     if caller is None:
         return problem_response(
-            ServiceCode.NOT_AUTHENTICATED, "the key's stream needs its key: send X-API-Key"
+            ServiceCode.NOT_AUTHENTICATED, gettext("the key's stream needs its key: send X-API-Key")
         )
     stream_id = uuid.uuid4()
     slot = slots.slot_take(key_id=caller.key_id, stream=stream_id)
     if slot is None:
         refused = problem_response(
             ServiceCode.TOO_MANY_STREAMS,
-            f"one key holds at most {slots.MOST_STREAMS} open streams: close one first",
+            gettext("one key holds at most {most} open streams: close one first").format(
+                most=slots.MOST_STREAMS
+            ),
         )
         return refused
     feed = Feed(owner=owner_of_caller(caller), key_id=caller.key_id)

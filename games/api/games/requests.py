@@ -45,10 +45,11 @@ def _name_or_bot(data: dict[str, Any], *others: str) -> dict[str, Any]:
     """A seat is a bot's (``bot`` alone) or has a name."""
     if data.get("bot") is not None:
         if "name" in data or any(data.get(other) is not None for other in others):
-            raise serializers.ValidationError({"bot": "a bot's seat takes the bot's name: "
-                                                      "give `bot` alone"})
+            raise serializers.ValidationError({
+                "bot": gettext("a bot's seat takes the bot's name: give `bot` alone")
+            })
     elif "name" not in data:
-        raise serializers.ValidationError({"name": "a seat needs a name (or a bot)"})
+        raise serializers.ValidationError({"name": gettext("a seat needs a name (or a bot)")})
     return data
 
 

@@ -5,6 +5,7 @@ import datetime as dt
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from games.lti.deep_links import NewAssignment
 from games.models.assignment import GRADE_MODES
@@ -32,7 +33,7 @@ class DeepLinkForm(forms.Form):
             return data
         for name in ("title", "ruleset", "games", "due_at"):
             if not data.get(name):
-                self.add_error(name, "Needed for a new assignment.")
+                self.add_error(name, gettext("Needed for a new assignment."))
         return data
 
     def _when(self, value: dt.datetime | None) -> dt.datetime | None:

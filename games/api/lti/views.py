@@ -17,6 +17,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -24,11 +25,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games.api.lti.forms import DeepLinkForm
 from games.http.problems import PROBLEM_TYPES
 from games.http.sessions import SESSION_KEY
+from games.http.translation import said
 from games.lti import deep_links, dynamic, launches
 from games.lti.keys import tool_jwks
 from games.lti.registrations import TOOL_PATHS, tool_urls
 from games.lti.tool import launch_check, login_response
 from games.play.errors import REFUSALS, ServiceCode, ServiceError
+from scoring.errors import Worded
 
 TICKET_SALT = "games.lti.continue"
 DEEP_LINK_SALT = "games.lti.deep-link"
@@ -68,8 +71,8 @@ def refused(request: HttpRequest, refusal: Exception) -> HttpResponse:
         request,
         "lti/refused.html",
         {
-            "title": kind.title if kind is not None else "Launch refused",
-            "detail": getattr(refusal, "detail", str(refusal)),
+            "title": gettext(kind.title if kind is not None else "Launch refused"),
+            "detail": said(refusal) if isinstance(refusal, Worded) else str(refusal),
             "code": str(code or "lti_launch_invalid"),
         },
         status=403 if status == 401 else status,
@@ -158,7 +161,9 @@ def continue_(request: HttpRequest) -> HttpResponse:
         )
         launches.ticket_spend(ticket_id=str(ticket["n"]))
     except (signing.BadSignature, KeyError, TypeError):
-        return refused(request, ServiceError(EXPIRED, "this launch has expired: launch again"))
+        return refused(request, ServiceError(
+            EXPIRED, gettext_noop("this launch has expired: launch again")
+        ))
     except REFUSALS as refusal:
         return refused(request, refusal)
     request.session.cycle_key()
@@ -184,8 +189,9 @@ def register(request: HttpRequest) -> HttpResponse:
     config = params.get("openid_configuration", "")
     token = params.get("registration_token", "")
     if not config:
-        return refused(request, ServiceError(EXPIRED, "open this page from the platform's "
-                                             "dynamic registration (no openid_configuration)"))
+        return refused(request, ServiceError(EXPIRED, gettext_noop(
+            "open this page from the platform's dynamic registration (no openid_configuration)"
+        )))
     if request.method == "GET":
         return _page(request, "lti/register.html", {"config": config, "token": token})
     try:
@@ -237,7 +243,9 @@ def deep_link(request: HttpRequest) -> HttpResponse:
         )
         classroom_id = uuid.UUID(context["c"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        return refused(request, ServiceError(EXPIRED, "this form has expired: add it again"))
+        return refused(request, ServiceError(
+            EXPIRED, gettext_noop("this form has expired: add it again")
+        ))
     form = DeepLinkForm(request.POST)
     entered = launches.Entered(
         role="teacher", key_id=int(context["k"]), classroom_id=classroom_id, course_id=0,

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from games.api.fields import OptionsField, RulesetField, known_ruleset
@@ -31,7 +32,7 @@ class EntrantIn(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if (attrs["bot"] is None) == (attrs["computer"] is None):
-            raise serializers.ValidationError("give exactly one of bot and computer")
+            raise serializers.ValidationError(gettext("give exactly one of bot and computer"))
         return attrs
 
 

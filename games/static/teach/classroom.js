@@ -188,12 +188,18 @@ export class ClassroomScreen {
   async syncRoster() {
     const button = this.syncButton;
     button.disabled = true;
-    this.syncStatus.textContent = `Reading the roster of ${this.classroom.lti_course}…`;
+    this.syncStatus.textContent = format(
+      gettext("Reading the roster of %(course)s…"), { course: this.classroom.lti_course });
     try {
       const synced = await this.request("POST", "lti-sync/", {});
-      this.syncStatus.textContent = `Roster synced: ${plural(synced.added, "learner")} added, ` +
-        `${synced.made_inactive} made inactive, ${synced.made_active} active again ` +
-        `(${plural(synced.members, "member")} in the course).`;
+      this.syncStatus.textContent = format(ngettext(
+        "Roster synced: %(added)s learner added, %(inactive)s made inactive, %(active)s active again (%(members)s in the course).",
+        "Roster synced: %(added)s learners added, %(inactive)s made inactive, %(active)s active again (%(members)s in the course).",
+        synced.added,
+      ), {
+        added: synced.added, inactive: synced.made_inactive,
+        active: synced.made_active, members: synced.members,
+      });
       this.overview.now();
     } catch (error) {
       this.syncStatus.textContent = "";
