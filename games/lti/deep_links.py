@@ -18,11 +18,11 @@ from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.lineitem import LineItem
 
 from games.classrooms import assignments as assigning
+from games.courses.grades import grade_default
 from games.lti.claims import CUSTOM_ASSIGNMENT
 from games.lti.keys import tool_key_latest
 from games.models import Assignment, Classroom
 from games.models.assignment import GRADE_MODES
-from games.play.analysis import analysable
 from games.play.errors import ServiceCode, ServiceError
 from scoring import ProblemCode
 
@@ -41,10 +41,6 @@ class NewAssignment:
     opens_at: dt.datetime | None
     due_at: dt.datetime
     grade: str | None  # None: accuracy where analysis covers the ruleset, else completion
-
-
-def grade_default(ruleset_id: str) -> str:
-    return "accuracy" if analysable(ruleset_id) else "completion"
 
 
 @dataclass(frozen=True)
