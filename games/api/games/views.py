@@ -281,7 +281,8 @@ class GameViewSet(MoveActions, ProblemRefusals, viewsets.GenericViewSet):
         request=JoinIn,
         responses={
             201: OpenApiResponse(GameOut, description="The game, the new seat with its token."),
-            **docs.problems(400, 404, 409, 413, 415, 422, 429, strategy=True),
+            # 401: a bot takes a seat with its owner's key (or the teacher's).
+            **docs.problems(400, 401, 404, 409, 413, 415, 422, 429, strategy=True),
         },
         examples=[OpenApiExample("Join as Cleo", value={"name": "Cleo"}, request_only=True)],
     )

@@ -26,7 +26,8 @@ def test_redoc_draws_its_menu_logo_from_the_service(device):
     page = device.page
     page.goto("/api/v1/redoc/")
     logo = page.get_by_role("img", name="redocly logo")
-    expect(logo).to_be_visible()
+    # ReDoc draws its menu once it has read the whole schema, seconds on a busy machine.
+    expect(logo).to_be_visible(timeout=30_000)
     assert "/static/docs/redoc-logo.svg" in logo.get_attribute("src")
     page.wait_for_load_state("networkidle")
     fonts = [url for url in device.recorder.requests if "font" in url]
