@@ -72,7 +72,9 @@ def test_a_teacher_sets_a_tournament_and_follows_it_to_its_end(new_device, live_
     form.get_by_label("Ruleset").select_option("forced-yatzy")
     form.get_by_label("Boards").fill("2")
     expect(form.get_by_text("0 entrants, 0 games in all.")).to_be_visible()
-    with page.expect_response(lambda r: r.url.endswith("/tournaments/")) as refused:
+    with page.expect_response(  # the POST, not the list's polling GET
+        lambda r: r.url.endswith("/tournaments/") and r.request.method == "POST"
+    ) as refused:
         button(form, "Set the tournament").click()
     assert refused.value.status == 400
     entrants = form.get_by_role("group", name="Entrants")
