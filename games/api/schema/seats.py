@@ -14,11 +14,18 @@ def seat_is_a_person_or_a_bot(result: dict[str, Any], **kwargs: Any) -> dict[str
     for name, component in result.get("components", {}).get("schemas", {}).items():
         if name.endswith("Request"):
             _split(component)
+    split = {
+        f"#/components/schemas/{name}"
+        for name, component in result.get("components", {}).get("schemas", {}).items()
+        if "oneOf" in component and name.endswith("Request")
+    }
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             body = operation.get("requestBody") if isinstance(operation, dict) else None
             for content in (body or {}).get("content", {}).values():
                 _split(content.get("schema"))
+                if body is not None and content.get("schema", {}).get("$ref") in split:
+                    body["required"] = True  # a seat is a person's or a bot's: never no body
     return result
 
 
