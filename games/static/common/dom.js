@@ -23,10 +23,28 @@ export function h(tag, attributes = {}, ...children) {
 /**
  * Replace the children of `root`, keeping the focus on the element with the same data-key;
  * when that one is gone or disabled now, on the first enabled `fallback` key, if any.
+ *
+ * A child marked `data-steady` that the new drawing repeats exactly stays where it is, never
+ * taken out of the page: a click already under way on it (a die pressed as another player's
+ * move arrives) is not lost, and its live text is not said again. A steady part's handlers
+ * must therefore read the state when clicked, not when drawn.
  */
 export function replace(root, children, fallback = []) {
   const focused = document.activeElement?.dataset?.key;
-  root.replaceChildren(...[children].flat(Infinity).filter(Boolean));
+  const before = [...root.childNodes];
+  const fresh = [children].flat(Infinity).filter(Boolean)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))))
+    .map((child, index) => {
+      const old = before[index];
+      const steady = old instanceof Element && old.hasAttribute("data-steady");
+      return steady && old.isEqualNode(child) ? old : child;
+    });
+  const kept = new Set(fresh);
+  for (const old of [...root.childNodes]) if (!kept.has(old)) old.remove();
+  fresh.forEach((child, index) => {
+    const at = root.childNodes[index];
+    if (at !== child) root.insertBefore(child, at ?? null);
+  });
   if (!focused) return;
   for (const key of [focused, ...fallback]) {
     const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);

@@ -27,6 +27,25 @@ from .play import (
 )
 
 
+def test_a_chosen_die_is_not_drawn_again_when_something_else_on_the_screen_changes(
+    device, live_service
+):
+    """The dice stay the same elements while only another part changes (here a hint comes),
+    so a click under way on a die when the game's news arrives is never lost."""
+    page = device.page
+    start_game(page, "yahtzee", seed=7)
+    click_move(page, button(page, ROLL), "/roll/")
+    chosen = die(page, 1)
+    chosen.click()
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+    chosen.evaluate("(element) => { window.chosenDie = element; }")
+    with page.expect_response(lambda r: r.url.endswith("/hint/")):
+        button(page, "Hint").click()
+    expect(page.get_by_text(re.compile("^Hint: "))).to_be_visible()
+    assert chosen.evaluate("(element) => element === window.chosenDie && element.isConnected")
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+
+
 def test_a_yahtzee_game_with_held_dice_a_reload_and_the_log(device, live_service):
     page = device.page
     game_id = start_game(page, "yahtzee", seed=7)

@@ -51,7 +51,7 @@ export function scorecardPanel(state, act) {
   }
   if (game.players.some((p) => p.yahtzee_bonus)) rows.push(sumRow(state, gettext("Yahtzee bonus"), "yahtzee_bonus"));
   rows.push(sumRow(state, gettext("Total"), "total", "total"));
-  return h("section", { class: "scores", "aria-label": gettext("Scorecard") },
+  return h("section", { class: "scores", "aria-label": gettext("Scorecard"), "data-steady": true },
     h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
 }
 

@@ -85,7 +85,7 @@ export function dicePanel(state, act) {
   const help = state.tenThousand
     ? gettext("Choose scoring dice to set aside, then roll the rest or bank.")
     : gettext("Choose the dice to keep, then roll the others.");
-  return h("section", { class: "table", "aria-label": gettext("Dice") },
+  return h("section", { class: "table", "aria-label": gettext("Dice"), "data-steady": true },
     h("div", { class: "dice" }, buttons),
     game.status === "active" ? h("p", { class: "help" }, help) : null);
 }
@@ -101,11 +101,11 @@ function tenThousandButtons(state, act) {
   return [
     h("button", {
       type: "button", class: "primary", "data-key": "roll", disabled: !mine || !canRoll,
-      onclick: () => act.move("roll", turn.dice ? { set_aside: [...chosen] } : {}),
+      onclick: () => act.move("roll", state.game.turn.dice ? { set_aside: [...state.selection] } : {}),
     }, rollLabel),
     h("button", {
       type: "button", "data-key": "bank", disabled: !mine || !turn.dice || !chosen.length,
-      onclick: () => act.move("bank", { set_aside: [...chosen] }),
+      onclick: () => act.move("bank", { set_aside: [...state.selection] }),
     }, gettext("Bank")),
     h("button", { type: "button", "data-key": "pass", disabled: !mine, onclick: () => act.move("pass", {}) }, gettext("Pass")),
   ];
@@ -117,7 +117,7 @@ function rollButton(state, act) {
   const label = first ? gettext("Roll the dice") : format(gettext("Roll again (%(left)s left)"), { left: turn.rolls_left });
   return h("button", {
     type: "button", class: "primary", "data-key": "roll", disabled: !state.mine || turn.rolls_left <= 0,
-    onclick: () => act.move("roll", first ? {} : { hold: [...state.selection] }),
+    onclick: () => act.move("roll", state.game.turn.dice ? { hold: [...state.selection] } : {}),
   }, label);
 }
 
@@ -142,5 +142,5 @@ export function actionsPanel(state, act) {
     notes.push(h("p", { class: "help", "aria-live": "polite" }, line));
   }
   if (state.hint) notes.push(h("p", { class: "hint", "aria-live": "polite" }, format(gettext("Hint: %(advice)s"), { advice: state.hint })));
-  return h("section", { class: "actions", "aria-label": gettext("Moves") }, h("div", { class: "buttons" }, buttons), notes);
+  return h("section", { class: "actions", "aria-label": gettext("Moves"), "data-steady": true }, h("div", { class: "buttons" }, buttons), notes);
 }
