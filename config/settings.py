@@ -1,7 +1,5 @@
-"""Settings, all from the environment, with defaults that need nothing installed.
-
-See the table of settings in docs/operations.md, "Settings".
-"""
+"""Settings, all from the environment, with defaults that need nothing installed (see the
+table of settings in docs/operations.md, "Settings")."""
 
 import warnings
 from datetime import timedelta
@@ -9,6 +7,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from config.arena import *  # noqa: F403 - the bot arena's bounds, read there
 from config.env import env_bool, env_int, env_list, env_str, proxy_ssl_header, secret_key_from_file
 from config.fast_path import *  # noqa: F403 - the fast path's other switches, read there
 from config.languages import *  # noqa: F403 - the languages spoken and their catalogues

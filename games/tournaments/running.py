@@ -2,6 +2,14 @@
 schedule's order (at most ``MOST_ACTIVE`` of one bot at once, the next as one ends), and
 finish it once every game is over. Cancelling ends it the same way.
 
+The bots' moves are requests like anyone's, and a bot moves as fast as it is told of its
+turn: a tournament's load on the service is the number of its games under way. So all the
+running tournaments together have at most ``TOURNAMENT_GAMES_AT_ONCE`` games under way
+(a setting), shared evenly: each of ``n`` running tournaments may have its ``1/n`` of them
+(rounded up), so a large tournament neither starves a small one nor crowds ordinary play
+out (docs/benchmark.md, "The bot arena at scale", measures it). Two workers stepping two
+tournaments at once may pass the bound by one step's games at most.
+
 Each step is one transaction holding the tournament's row: a worker killed mid-step leaves
 nothing of it, and the next step (of any worker) does it again. A game is started with its
 board's secret and client seed, the tournament's turn clock, and each bot's seat named for
@@ -11,11 +19,14 @@ every game ends whatever the bots do.
 """
 
 import datetime as dt
+import math
 import uuid
 from collections import Counter
 from collections.abc import Collection
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 from django.db.models.functions import Now
 
 from games.db.clock import db_now
@@ -103,8 +114,8 @@ def _start_games(tournament: Tournament) -> int:
     busy: Counter[int] = Counter()
     for number in _open_games(tournament):
         busy.update(plan.fixture(number=number, **size).entrants)
-    made = 0
-    while tournament.started < tournament.games and made < PER_STEP:
+    made, room = 0, min(PER_STEP, _room(tournament))
+    while tournament.started < tournament.games and made < room:
         fixture = plan.fixture(number=tournament.started + 1, **size)
         playing = [e for e in fixture.entrants if entrants[e].computer is None]
         if any(busy[e] >= MOST_ACTIVE for e in playing):
@@ -115,6 +126,23 @@ def _start_games(tournament: Tournament) -> int:
         if game.status in STILL_OPEN:
             busy.update(playing)
     return made
+
+
+def _room(tournament: Tournament) -> int:
+    """How many more games the tournament may have under way now, within its share of the
+    service's bound (see the module's notes). Two queries."""
+    most = settings.TOURNAMENT_GAMES_AT_ONCE
+    under_way = dict(
+        Game.objects.filter(
+            tournament__status=Tournament.Status.RUNNING, status__in=STILL_OPEN
+        ).values_list("tournament").annotate(games=Count("id")).order_by()
+    )
+    running = (
+        Tournament.objects.filter(status=Tournament.Status.RUNNING)
+        .exclude(pk=tournament.pk).count() + 1  # this one, even as it starts
+    )
+    share = math.ceil(most / running)
+    return max(0, min(share - under_way.get(tournament.pk, 0), most - sum(under_way.values())))
 
 
 def _start(tournament: Tournament, fixture: plan.Fixture, entrants: dict[int, Entrant]) -> Game:

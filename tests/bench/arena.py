@@ -141,7 +141,16 @@ def observe(url: str, key: str, seen: dict[tuple[str, int, int], float], done: t
 
 
 def ordinary(url: str, done: threading.Event, moves: list[tuple[float, float]]) -> None:
-    """One person's one-seat Yahtzee games, one after another: (when, seconds) per move."""
+    """One person's one-seat Yahtzee games, one after another: (when, seconds) per move.
+    Stops quietly once the run is done (the service stops under it)."""
+    try:
+        play_ordinary(url, done, moves)
+    except (OSError, http.client.HTTPException, SystemExit):
+        if not done.is_set():
+            raise
+
+
+def play_ordinary(url: str, done: threading.Event, moves: list[tuple[float, float]]) -> None:
     client = Client(url)
     while not done.is_set():
         state = client.ok("POST", "/games/", {"ruleset": "yahtzee", "players": [{"name": "Pat"}]})
@@ -156,6 +165,53 @@ def ordinary(url: str, done: threading.Event, moves: list[tuple[float, float]]) 
                 moves.append((time.time(), time.perf_counter() - began))
                 if status != 200:
                     raise SystemExit(f"an ordinary move was refused: {status} {state}")
+
+
+class Second:
+    """A second, small tournament set while the first runs (``--beside``): how long it takes
+    beside the first says whether the first leaves it its share of the games under way."""
+
+    def __init__(self, teacher: Client, path: str, bots: list[dict[str, Any]], ruleset: str,
+                 at: float) -> None:
+        self.teacher, self.path, self.bots, self.ruleset, self.at = (
+            teacher, path, bots, ruleset, at)
+        self.id: str | None = None
+        self.began = self.ended = 0.0
+        self.games = 0
+
+    def look(self) -> None:
+        if len(self.bots) < 2 or self.ended:
+            return
+        if self.id is None:
+            if time.time() >= self.at:
+                made = self.teacher.ok("POST", self.path, {
+                    "title": "Beside", "ruleset": self.ruleset, "seats": 2, "boards": 1,
+                    "entrants": [{"bot": bot["id"]} for bot in self.bots]})
+                self.id, self.began = made["id"], time.time()
+                self.games = made["progress"]["games"]
+            return
+        if self.teacher.ok("GET", f"{self.path}{self.id}/")["status"] == "finished":
+            self.ended = time.time()
+
+    def report(self, first: dict[str, Any]) -> None:
+        if self.id is None:
+            return
+        if not self.ended:
+            print(f"the second tournament ({len(self.bots)} bots, {self.games} games) had not"
+                  " finished when the first ended")
+            return
+        print(f"the second tournament ({len(self.bots)} of the same bots, one board,"
+              f" {self.games} games), set while the first ran: finished in"
+              f" {self.ended - self.began:.0f} s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time a live process has used so far (user and system), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def figures(samples: list[float]) -> str:
@@ -214,6 +270,11 @@ def main() -> None:
     parser.add_argument("--bot", type=Path, help="another bot program (default: docs/bots.md's)")
     parser.add_argument("--stop-after", type=int, default=0, help="seconds: then the "
                         "tournament is cancelled and its whole length estimated (0: never)")
+    parser.add_argument("--beside", type=int, default=0, help="bots (of the same) in a second,"
+                        " one-board round robin set --beside-after seconds into the first")
+    parser.add_argument("--beside-after", type=int, default=60)
+    parser.add_argument("--games-at-once", type=int, help="the service's "
+                        "TOURNAMENT_GAMES_AT_ONCE (default: the service's own default)")
     database_options(parser)
     args = parser.parse_args()
     # Stopped from outside: everything it started stops too, and the database goes.
@@ -224,6 +285,8 @@ def main() -> None:
         database = stack.enter_context(postgres_database(args.postgres, prefix="dice_arena"))
         env = migrated_env(database, args.redis, folder)
         env.update({"THROTTLE_CLASSROOMS": "1000000/second", "DEBUG": "false"})
+        if args.games_at_once:
+            env["TOURNAMENT_GAMES_AT_ONCE"] = str(args.games_at_once)
         url = stack.enter_context(service(ROOT, env, folder / "service.log"))
         teacher_room = Client(url).ok("POST", "/classrooms/", {"name": "Arena"})
         teacher = Client(url, teacher_room["teacher_key"])
@@ -261,6 +324,7 @@ def main() -> None:
                              ).start()
         time.sleep(args.baseline)
         began = time.time()
+        bots_cpu = sum(cpu_seconds(bot.pid) for bot in bots)
         tournament = teacher.ok("POST", f"/classrooms/{teacher_room['id']}/tournaments/", {
             "title": "Arena", "ruleset": args.ruleset, "seats": 2, "boards": args.boards,
             "entrants": [{"bot": bot["id"]} for bot in registered[: args.bots]],
@@ -269,7 +333,10 @@ def main() -> None:
         games = tournament["progress"]["games"]
         print(f"{args.bots} bots, {args.boards} boards, {args.ruleset}: {games} games")
         shown = 0.0
+        second = Second(teacher, f"/classrooms/{teacher_room['id']}/tournaments/",
+                        registered[: args.beside], args.ruleset, began + args.beside_after)
         while tournament["status"] not in ("finished", "cancelled"):
+            second.look()
             if args.stop_after and time.time() - began > args.stop_after:
                 tournament = teacher.ok("POST", f"{path}cancel/")
                 break
@@ -280,6 +347,7 @@ def main() -> None:
                 print(f"  {time.time() - began:.0f} s: {tournament['progress']['finished']}"
                       f" of {games} games finished", flush=True)
         ended = time.time()
+        bots_cpu = sum(cpu_seconds(bot.pid) for bot in bots) - bots_cpu
         done.set()
         took = ended - began
         moves, per_game = moves_of(database, tournament["id"])
@@ -294,11 +362,14 @@ def main() -> None:
         else:
             print(f"\ntournament cancelled after {took:.0f} s: {finished} of {games} games"
                   f" finished; {timeouts} turns timed out")
-        print(f"moves of its games: {moves} in all, {moves / took:.1f} moves/s")
+        print(f"moves of its games: {moves} in all, {moves / took:.1f} moves/s; the bots'"
+              f" {len(bots)} processes used {bots_cpu:.0f} s of processor time,"
+              f" {bots_cpu / took:.2f} of the machine's {os.cpu_count()} cores")
         if tournament["status"] == "cancelled" and per_game:
             print(f"stopped after {took:.0f} s with {tournament['progress']['finished']} games"
                   f" finished, {per_game:.0f} moves each: at this rate the {games} games"
                   f" would take about {games * per_game / (moves / took):.0f} s")
+        second.report(tournament)
         print(f"turn event after the move that passed the turn: {figures(delays)}")
         print(f"ordinary players' moves alone ({args.baseline} s): {figures(before)},"
               f" {len(before) / max(args.baseline, 1):.1f} moves/s")

@@ -14,6 +14,7 @@ from tests.tournaments.conftest import (
     computers,
     run_due_work,
     run_to_the_end,
+    time_passes,
 )
 
 
@@ -175,6 +176,33 @@ def test_at_most_eight_games_of_one_bot_are_played_at_once(arena, room):
     assert Game.objects.filter(tournament_id=set_["id"], status="finished").exists()
     run_to_the_end(set_["id"])
     assert Game.objects.filter(tournament_id=set_["id"]).count() == 30
+
+
+def test_running_tournaments_share_the_services_bound_on_games_under_way(
+    arena, room, settings
+):
+    settings.TOURNAMENT_GAMES_AT_ONCE = 6
+    entrants = [{"bot": bot(room, f"Big {n}")} for n in range(6)]
+    big = arena.set_ok(room, boards=1, entrants=entrants)
+    run_due_work()
+    under_way = Game.objects.filter(status="active")
+    assert under_way.filter(tournament_id=big["id"]).count() == 6  # alone: the whole bound
+    entrants = [{"bot": bot(room, f"Small {n}")} for n in (1, 2)]
+    small = arena.set_ok(room, boards=1, entrants=entrants)
+    run_due_work()
+    assert under_way.filter(tournament_id=small["id"]).count() == 0  # the bound is full
+    for _ in range(100):  # the big one's games end, its turns played by greedy on time-out
+        time_passes(big["id"])
+        run_due_work()
+        assert under_way.count() <= 6
+        if under_way.filter(tournament_id=small["id"]).exists():
+            break
+    # Each now has at most its share, 3 of 6: the small one its two games.
+    assert under_way.filter(tournament_id=small["id"]).count() == 2
+    assert under_way.filter(tournament_id=big["id"]).count() <= 3
+    run_to_the_end(small["id"])
+    run_to_the_end(big["id"])
+    assert Game.objects.filter(tournament_id=big["id"], status="finished").count() == 30
 
 
 def test_the_classroom_follows_it_live_and_anyone_else_once_it_is_over(arena, room, cup):
