@@ -12,8 +12,11 @@ from tests.conftest import postgres_only
 from tests.lms import Platform
 from tests.lti.course import close, linked_course, played, tool_registered
 
-# The worker's sending thread and the test write at once: PostgreSQL, as deployed (on
-# SQLite, in a full parallel run, the thread met "database table is locked").
+# The worker's sending thread and the test write at once: PostgreSQL, as deployed. The
+# suite's SQLite database is Django's in-memory one in shared-cache mode, where two threads
+# writing at once meet "database table is locked" (SQLITE_LOCKED, which no busy timeout
+# waits out); the service's own SQLite file (WAL, a busy timeout) has no such lock, and
+# tests/live/test_lti_live.py runs the worker's passback on it.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, postgres_only]
 
 
