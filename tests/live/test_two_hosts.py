@@ -50,6 +50,10 @@ defaults
     timeout client 30s
     timeout server 30s
     timeout tunnel 1h
+    # A health check may take this long (by default it has the 300 ms between checks: on a
+    # loaded machine two slow answers in a row marked both hosts down). A host that is gone
+    # refuses the connection at once, so it is still found out within two checks.
+    timeout check 3s
     retries 3
     option redispatch
 frontend front
