@@ -6,6 +6,7 @@ On SQLite the key's stream reads every half second; on PostgreSQL it wakes on it
 ``LISTEN``. Either way a turn reaches it within a second of the move that passed it.
 """
 
+import json
 import os
 import queue
 import re
@@ -165,25 +166,43 @@ def starter_kit(folder: Path) -> Path:
     return path
 
 
+class StarterBot:
+    """The starter kit running as its own process on a key, its output kept line by line."""
+
+    def __init__(self, service: LiveService, key: str, folder: Path) -> None:
+        env = {**os.environ, "DICE_API_URL": service.url, "DICE_API_KEY": key,
+               "DICE_BOT_NAME": "Starter"}
+        self.process = subprocess.Popen(
+            [sys.executable, str(starter_kit(folder))], env=env, cwd=folder,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(line) for line in self.process.stdout
+                                         or []], daemon=True).start()
+        first = self.lines.get(timeout=30)
+        assert "is listening" in first, first
+        _, mine = service.call("GET", "/api/v1/bots/", key=key)
+        self.bot = next(b for b in mine if b["name"] == "Starter")
+
+    def said(self) -> list[str]:
+        said = []
+        while not self.lines.empty():
+            said.append(self.lines.get())
+        return said
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
 def test_the_starter_kit_plays_its_games_to_the_end(
     live_service: LiveService, tmp_path: Path
 ) -> None:
     room = classroom(live_service, "Eve")
     eve = room["keys"]["Eve"]
-    env = {**os.environ, "DICE_API_URL": live_service.url, "DICE_API_KEY": eve,
-           "DICE_BOT_NAME": "Starter"}
-    process = subprocess.Popen(
-        [sys.executable, str(starter_kit(tmp_path))], env=env, cwd=tmp_path,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or []],
-                     daemon=True).start()
+    kit = StarterBot(live_service, eve, tmp_path)
     try:
-        first = lines.get(timeout=30)
-        assert "is listening" in first, first
-        _, mine = live_service.call("GET", "/api/v1/bots/", key=eve)
-        starter = next(b["id"] for b in mine if b["name"] == "Starter")
+        starter = kit.bot["id"]
         games = [
             game(live_service, eve, [{"bot": starter}], "yahtzee"),
             game(live_service, eve, [{"bot": starter}, {"name": "G", "computer": "greedy"}],
@@ -197,14 +216,72 @@ def test_the_starter_kit_plays_its_games_to_the_end(
                 if now["status"] != "active":
                     break
                 assert time.monotonic() < deadline, f"{made['ruleset']} not finished: {now}"
-                assert process.poll() is None, "the bot stopped"
+                assert kit.process.poll() is None, "the bot stopped"
                 time.sleep(0.5)
             assert now["status"] == "finished", now
             assert now["players"][0]["total"] > 0
-        said = []
-        while not lines.empty():
-            said.append(lines.get())
+        said = kit.said()
         assert not any("refused" in line for line in said), said
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        kit.stop()
+
+
+def scrimmage_request(bot: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The scrimmage docs/bots.md tells a reader to set with curl: its path and its body,
+    the placeholders filled in with the bot's id and its classroom's (``owner.classroom``,
+    where the doc says to find it)."""
+    text = (ROOT / "docs" / "bots.md").read_text()
+    section = text.split("## Enter it in a scrimmage", 1)[1]
+    command = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
+    assert command is not None, "the scrimmage section has no command"
+    line = command.group(1).replace("\\\n", " ")
+    path = re.search(r'-X POST "\$DICE_API_URL([^"]+)"', line)
+    body = re.search(r"-d '(.*?)'", line, re.DOTALL)
+    assert path is not None and body is not None, line
+    fill = {"<classroom id>": bot["owner"]["classroom"], "<id>": bot["id"]}
+    filled_path, filled_body = path.group(1), body.group(1)
+    for placeholder, value in fill.items():
+        filled_path = filled_path.replace(placeholder, value)
+        filled_body = filled_body.replace(placeholder, value)
+    return filled_path, json.loads(filled_body)
+
+
+def test_the_starter_kit_enters_the_docs_scrimmage_and_its_play_is_analysed(
+    live_service: LiveService, tmp_path: Path
+) -> None:
+    """As docs/bots.md, "Enter it in a scrimmage against optimal": the doc's own request,
+    the tournament followed to its end, then the analysis of one of the bot's games."""
+    room = classroom(live_service, "Fay")
+    fay = room["keys"]["Fay"]
+    kit = StarterBot(live_service, fay, tmp_path)
+    try:
+        path, body = scrimmage_request(kit.bot)
+        assert {"computer": "optimal"} in body["entrants"]
+        status, made = live_service.call("POST", path, body, key=fay)
+        assert status == 201, made
+        tournament = f"{path}{made['id']}/"
+        deadline = time.monotonic() + 240
+        while made["status"] != "finished":
+            assert time.monotonic() < deadline, made["progress"]
+            assert kit.process.poll() is None, "the bot stopped"
+            time.sleep(1)
+            _, made = live_service.call("GET", tournament, key=fay)
+        number = next(e["entrant"] for e in made["entrants"] if e["bot"] == kit.bot["id"])
+        mine = next(row for row in made["standings"] if row["entrant"] == number)
+        assert mine["timeouts"] == 0  # the bot played every turn itself
+        assert mine["mean_accuracy"] is not None and mine["points"] >= 0
+        _, games = live_service.call("GET", f"{tournament}games/", key=fay)
+        listed = games if isinstance(games, list) else games["results"]
+        played = next(g for g in listed
+                      if any(p.get("bot") == kit.bot["id"] for p in g["players"]))
+        status, analysis = live_service.call(
+            "GET", f"/api/v1/games/{played['id']}/analysis/?seats=all", key=fay)
+        assert status == 200, analysis
+        seat = next(p["seat"] for p in played["players"] if p.get("bot") == kit.bot["id"])
+        ours = next(s for s in analysis["seats"] if s["seat"] == seat)
+        assert 0 <= ours["accuracy"] <= 100 and ours["expected_loss"] >= 0
+        labels = {d["label"] for d in analysis["decisions"] if d["seat"] == seat}
+        assert labels and labels <= {"best", "inaccuracy", "mistake", "blunder"}
+        assert not any("refused" in line for line in kit.said())
+    finally:
+        kit.stop()
