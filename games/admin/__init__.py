@@ -1,9 +1,10 @@
 """The admin, for reviewing games (``games``), classrooms (``classrooms``), assignments
-(``assignments``), webhooks with their deliveries (``webhooks``) and the grades sent to
-learning platforms (``lti_grades``): Django's autodiscovery
-imports this package, which registers them."""
+(``assignments``), bots and tournaments (``arena``), webhooks with their deliveries
+(``webhooks``) and the grades sent to learning platforms (``lti_grades``): Django's
+autodiscovery imports this package, which registers them."""
 
 from games.admin import (  # noqa: F401  (registers)
+    arena,
     assignments,
     classrooms,
     games,
