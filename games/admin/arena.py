@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games.admin.classrooms import ReadOnlyInline
+from games.admin.classrooms import ReadOnlyInline, ReadOnlyPermissions
 from games.admin.game_display import json_code
 from games.models import Bot, Entrant, Tournament
 from games.tournaments.selectors import standings_of
@@ -24,15 +24,8 @@ from scoring.match import GameStatus
 from scoring.verifiable import commitment
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+class ReadOnly(ReadOnlyPermissions, admin.ModelAdmin):
+    pass
 
 
 class EntryInline(ReadOnlyInline):

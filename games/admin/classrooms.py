@@ -37,11 +37,8 @@ class Counted(Protocol):
     games_n: int
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    max_num = 0
-    can_delete = False
-    show_change_link = True
+class ReadOnlyPermissions:
+    """Nobody adds, changes or deletes here: what the service keeps is reviewed, not edited."""
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
@@ -51,6 +48,13 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+class ReadOnlyInline(ReadOnlyPermissions, admin.TabularInline):
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = True
 
 
 class StudentInline(ReadOnlyInline):
