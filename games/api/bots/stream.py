@@ -5,10 +5,11 @@ Served as the game streams are (``games.api.games.stream``): the view checks the
 one of the server's request threads and hands an async body to the event loop, so an open
 stream costs a coroutine, no thread and no database connection while it waits. It is woken
 by ``games.arena.wakeups`` and reads in one of the request threads, giving its connection
-back at once. It holds one of the key's three slots (``games.arena.slots``) while open, and
-ends when its key is revoked (its owner's channel wakes it at once; a read of everything
-every fourth heartbeat checks the key too), or when the database cannot be read (a bot
-reconnects and is sent every game again).
+back at once. It holds one of the key's three slots (``games.arena.slots``) while open,
+renewed together with the slots of its process's other streams, and ends when its key is
+revoked (its owner's channel wakes it at once; a read of everything every fourth heartbeat
+checks the key too), or when the database cannot be read (a bot reconnects and is sent
+every game again).
 """
 
 import asyncio
@@ -81,6 +82,8 @@ async def key_stream(
         return await loop.run_in_executor(executor, _in_thread, work)
 
     OPEN_STREAMS.inc()
+    held = slots.leases(executor)
+    held.hold(key_id=feed.key_id, slot=slot, stream=stream_id)
     try:
         yield RETRY
         with key_wakeups(feed.owner.channel) as wakeups:
@@ -100,9 +103,6 @@ async def key_stream(
                     yield KEEP_ALIVE
                     beats += 1
                     beat_due = time.monotonic() + heartbeat
-                    await run(lambda: slots.slot_renew(
-                        key_id=feed.key_id, slot=slot, stream=stream_id
-                    ))
                     # Now and then, in case a notification went astray: everything again.
                     everything, games = beats % READ_ALL_EVERY == 0, set()
                 else:
@@ -115,6 +115,7 @@ async def key_stream(
     finally:
         OPEN_STREAMS.dec()
         try:
+            await held.release(key_id=feed.key_id, slot=slot)
             await run(lambda: slots.slot_free(key_id=feed.key_id, slot=slot, stream=stream_id))
         except Exception:  # noqa: BLE001 - the lease runs out on its own
             logger.warning("a key's stream could not free its slot; its lease runs out")
