@@ -81,13 +81,22 @@ class Feed:
         followed = set(games) & self.games
         if not followed:
             return []
-        return self._sent(Player.objects.filter(game_id__in=followed, bot__in=self._bots()))
+        return self.take_seats(read_seats(followed))
+
+    def take_seats(self, seats: "Seats") -> list[bytes]:
+        """What a read of some games' bot seats (:func:`read_seats`, shared by every stream
+        woken for those games) changes for this stream: only the seats it has sent, those of
+        its owner's bots, count. A seat it has not sent comes with its owner's channel, and
+        a read of everything."""
+        return self._sent(
+            [p for p in seats.rows if (p.game_id, p.seat) in self.seated], seats.totals
+        )
 
     def _bots(self) -> Any:
         return Bot.objects.filter(self.owner.bots()).values("pk")
 
-    def _sent(self, seats: Any) -> list[bytes]:
-        rows = list(seats.select_related("game").only(*COLUMNS).order_by("game_id", "seat"))
+    def _sent(self, seats: Any, totals: dict[uuid.UUID, list[int]] | None = None) -> list[bytes]:
+        rows = seats if isinstance(seats, list) else _seat_rows(seats)
         out: list[bytes] = []
         ended: dict[uuid.UUID, Player] = {}
         for player in rows:
@@ -115,17 +124,15 @@ class Feed:
                     "game": str(game.pk), "seat": player.seat, "bot": str(player.bot_id),
                     "version": game.version, "deadline": _iso(game.deadline),
                 }))
-        return out + self._finished(ended)
+        return out + self._finished(ended, totals)
 
-    def _finished(self, ended: dict[uuid.UUID, Player]) -> list[bytes]:
+    def _finished(
+        self, ended: dict[uuid.UUID, Player], totals: dict[uuid.UUID, list[int]] | None
+    ) -> list[bytes]:
         if not ended:
             return []
-        totals: dict[uuid.UUID, list[int]] = {}
-        for game_id, total in (
-            Player.objects.filter(game_id__in=ended).order_by("game_id", "seat")
-            .values_list("game_id", "total")
-        ):
-            totals.setdefault(game_id, []).append(total)
+        if totals is None:
+            totals = _totals(ended)
         return [
             message("finished", {
                 "game": str(game_id), "totals": totals.get(game_id, []),
@@ -144,6 +151,38 @@ class Feed:
         if found:
             self.notices_after = found[-1][0]
         return [message(event, data) for _, event, data in found]
+
+
+@dataclass(frozen=True)
+class Seats:
+    """The bot seats of some games, with their games, as one read found them; and the
+    totals of those games that are over."""
+
+    rows: list[Player]
+    totals: dict[uuid.UUID, list[int]]
+
+
+def read_seats(games: Collection[uuid.UUID]) -> Seats:
+    """Every bot seat of ``games``: one query, and one more for the totals of games over.
+    The key streams woken by one notification share it (``games.api.bots.stream``), each
+    taking its own seats (:meth:`Feed.take_seats`)."""
+    rows = _seat_rows(Player.objects.filter(game_id__in=list(games), bot__isnull=False))
+    over = {p.game_id for p in rows if p.game.status in OVER}
+    return Seats(rows=rows, totals=_totals(over) if over else {})
+
+
+def _seat_rows(seats: Any) -> list[Player]:
+    return list(seats.select_related("game").only(*COLUMNS).order_by("game_id", "seat"))
+
+
+def _totals(games: Collection[uuid.UUID]) -> dict[uuid.UUID, list[int]]:
+    totals: dict[uuid.UUID, list[int]] = {}
+    for game_id, total in (
+        Player.objects.filter(game_id__in=list(games)).order_by("game_id", "seat")
+        .values_list("game_id", "total")
+    ):
+        totals.setdefault(game_id, []).append(total)
+    return totals
 
 
 def _tournament_of(game: Any) -> str | None:

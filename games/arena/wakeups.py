@@ -61,10 +61,12 @@ class KeySubscription(Subscription):
 
 @dataclass
 class Woken:
-    """What woke a stream: its owner's channel (read everything), or these games only."""
+    """What woke a stream: its owner's channel (read everything), or these games only; and
+    when (``time.monotonic()``), so that a read begun since then may answer for it."""
 
     everything: bool = False
     games: set[str] = field(default_factory=set)
+    at: float = 0.0
 
 
 class KeyWakeups:
@@ -101,7 +103,7 @@ class KeyWakeups:
         woken = self.subscription.take_woken()
         if woken is None or self.channel in woken:
             return Woken(everything=True)
-        return Woken(games=woken)
+        return Woken(games=woken, at=self.subscription.woken_at)
 
     def close(self) -> None:
         for stack in self._followed.values():

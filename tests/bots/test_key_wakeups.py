@@ -3,7 +3,11 @@ move within a turn, which changes nothing the stream sends."""
 
 import asyncio
 import json
+import time
+import uuid
 
+from games.api.bots import stream
+from games.arena.feed import Seats
 from games.arena.wakeups import KeySubscription, within_a_turn
 from games.db import notify
 
@@ -45,5 +49,35 @@ def test_a_keys_stream_sleeps_through_rolls_and_wakes_when_a_turn_passes() -> No
         assert await stream.wait(0.1) and stream.take_woken() == {"owner-1"}
         fanout.publish_all()
         assert await stream.wait(0.1) and stream.take_woken() is None
+
+    asyncio.run(scenario())
+
+
+def test_key_streams_woken_for_the_same_games_share_one_read(monkeypatch) -> None:
+    """Streams woken by one move's notification (each bot's owner's, up to three a key)
+    read the game's bot seats once; a stream woken later, after the read began, reads
+    again, so that it never gets an answer older than its wake-up."""
+    reads: list[frozenset[uuid.UUID]] = []
+
+    def read_seats(games: frozenset[uuid.UUID]) -> Seats:
+        reads.append(games)
+        time.sleep(0.05)  # a read's round trip
+        return Seats(rows=[], totals={})
+
+    monkeypatch.setattr(stream, "read_seats", read_seats)
+    monkeypatch.setattr(stream, "_in_thread", lambda work: work())
+    game = frozenset({uuid.uuid4()})
+
+    async def scenario() -> None:
+        woken = time.monotonic()
+        together = await asyncio.gather(*(
+            stream.shared_seats(game, not_before=woken, executor=None) for _ in range(4)
+        ))
+        assert len(reads) == 1 and all(seats is together[0] for seats in together)
+        later = time.monotonic()
+        await stream.shared_seats(game, not_before=later, executor=None)
+        assert len(reads) == 2
+        assert await stream.shared_seats(frozenset(), not_before=later, executor=None) is None
+        assert len(reads) == 2
 
     asyncio.run(scenario())

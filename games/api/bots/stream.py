@@ -29,7 +29,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.api.games.stream import HEARTBEAT_SECONDS, KEEP_ALIVE, RETRY
 from games.arena import slots
-from games.arena.feed import Feed
+from games.arena.feed import Feed, Seats, read_seats
 from games.arena.registry import owner_of_caller
 from games.arena.wakeups import key_wakeups
 from games.http.auth import caller_of
@@ -88,13 +88,15 @@ async def key_stream(
         yield RETRY
         with key_wakeups(feed.owner.channel) as wakeups:
             everything, games = True, set[str]()  # subscribed first, then read: none missed
+            woken_at = 0.0
             beat_due, beats = time.monotonic() + heartbeat, 0
             while True:
                 if everything:
                     messages = await run(lambda: _read_all(feed))
                 else:
-                    named = {uuid.UUID(game) for game in games}
-                    messages = await run(partial(feed.read_games, named))
+                    named = frozenset(uuid.UUID(game) for game in games) & feed.games
+                    seats = await shared_seats(named, not_before=woken_at, executor=executor)
+                    messages = feed.take_seats(seats) if seats is not None else []
                 for message in messages:
                     yield message
                 wakeups.follow({str(game) for game in feed.games})
@@ -106,7 +108,7 @@ async def key_stream(
                     # Now and then, in case a notification went astray: everything again.
                     everything, games = beats % READ_ALL_EVERY == 0, set()
                 else:
-                    everything, games = woken.everything, woken.games
+                    everything, games, woken_at = woken.everything, woken.games, woken.at
     except Ended:
         return
     except DatabaseError as error:
@@ -119,6 +121,38 @@ async def key_stream(
             await run(lambda: slots.slot_free(key_id=feed.key_id, slot=slot, stream=stream_id))
         except Exception:  # noqa: BLE001 - the lease runs out on its own
             logger.warning("a key's stream could not free its slot; its lease runs out")
+
+
+SharedKey = tuple[asyncio.AbstractEventLoop, frozenset[uuid.UUID]]
+_reading: dict[SharedKey, tuple[float, "asyncio.Future[Seats]"]] = {}
+
+
+async def shared_seats(
+    games: frozenset[uuid.UUID], *, not_before: float, executor: Executor | None
+) -> Seats | None:
+    """The bot seats of ``games`` (``feed.read_seats``), one read for every key stream of
+    the process woken for them: a move in a game of two bots wakes both owners' streams,
+    and each bot's owner may hold three. A stream joins a read under way only if it began
+    at or after ``not_before`` (its wake-up), so it never gets an answer older than the
+    move that woke it. None when it follows none of them."""
+    if not games:
+        return None
+    loop = asyncio.get_running_loop()
+    key = (loop, games)
+    started, running = _reading.get(key, (0.0, None))
+    if running is None or started < not_before:
+        started = time.monotonic()
+        running = loop.run_in_executor(executor, _in_thread, partial(read_seats, games))
+        _reading[key] = (started, running)
+        running.add_done_callback(partial(_forget, key))
+    return await asyncio.shield(running)
+
+
+def _forget(key: SharedKey, done: "asyncio.Future[Seats]") -> None:
+    if _reading.get(key, (0.0, None))[1] is done:
+        del _reading[key]
+    if not done.cancelled():
+        done.exception()  # retrieved here: a failure no stream awaits any more is not logged
 
 
 @csrf_exempt  # a GET changes nothing; other methods answer 405 like every other path
