@@ -114,8 +114,9 @@ def _start_games(tournament: Tournament) -> int:
     busy: Counter[int] = Counter()
     for number in _open_games(tournament):
         busy.update(plan.fixture(number=number, **size).entrants)
-    made, room = 0, min(PER_STEP, _room(tournament))
-    while tournament.started < tournament.games and made < room:
+    # Games of computers only are over as they start: they take no room.
+    made, room = 0, _room(tournament)
+    while tournament.started < tournament.games and made < PER_STEP and room > 0:
         fixture = plan.fixture(number=tournament.started + 1, **size)
         playing = [e for e in fixture.entrants if entrants[e].computer is None]
         if any(busy[e] >= MOST_ACTIVE for e in playing):
@@ -125,6 +126,7 @@ def _start_games(tournament: Tournament) -> int:
         made += 1
         if game.status in STILL_OPEN:
             busy.update(playing)
+            room -= 1
     return made
 
 

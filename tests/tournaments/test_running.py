@@ -205,6 +205,18 @@ def test_running_tournaments_share_the_services_bound_on_games_under_way(
     assert Game.objects.filter(tournament_id=big["id"], status="finished").count() == 30
 
 
+def test_games_of_computers_only_take_no_room_under_the_bound(arena, room, settings):
+    settings.TOURNAMENT_GAMES_AT_ONCE = 1
+    entrants = [*computers("random"), {"bot": bot(room, "Lone")}, *computers("random", "random")]
+    set_ = arena.set_ok(room, boards=1, entrants=entrants)
+    run_due_work()
+    games = Game.objects.filter(tournament_id=set_["id"])
+    # The first game (two computers) was over as it started; the second (the bot's) fills
+    # the bound.
+    assert games.filter(status="finished").count() == 1
+    assert games.filter(status="active").count() == 1
+
+
 def test_the_classroom_follows_it_live_and_anyone_else_once_it_is_over(arena, room, cup):
     student = arena.join(room, "Cleo")["api_key"]
     run_due_work()
