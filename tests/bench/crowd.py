@@ -210,12 +210,15 @@ def phase(url: str, args: argparse.Namespace, folder: Path, mover: Mover, label:
     return found
 
 
+HOLDER_NICE = 0  # --holder-nice
+
+
 @contextmanager
 def crowd(url: str, count: int, games: list[str]) -> Iterator[float]:
     """``count`` streams on ``games``, held open for the block; yields how long opening took.
     They are closed (their client has exited) when the block ends."""
     started = time.monotonic()
-    with open_streams(url, count, games):
+    with open_streams(url, count, games, nice=HOLDER_NICE):
         yield time.monotonic() - started
 
 
@@ -231,6 +234,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--games", type=int, default=20, help="the mover's, which streams follow")
+    parser.add_argument("--holder-nice", type=int, default=0, help="the streams' holder's "
+                        "niceness: with 19 its reads give way to everything else, which shows "
+                        "what the spectators' own processor time weighs on a shared machine")
     parser.add_argument("--postgres", default=os.environ.get(
         "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
@@ -240,6 +246,8 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
                         help="the checkout to serve (another revision, say)")
     args = parser.parse_args()
+    global HOLDER_NICE
+    HOLDER_NICE = args.holder_nice
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     rounds: list[tuple[dict, dict, dict]] = []
     with tempfile.TemporaryDirectory(prefix="dice-crowd-") as tmp:

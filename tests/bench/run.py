@@ -258,9 +258,12 @@ def create_games(url: str, count: int) -> list[tuple[str, str]]:
 
 
 @contextmanager
-def open_streams(url: str, count: int, games: list[str]) -> Iterator[None]:
+def open_streams(url: str, count: int, games: list[str], *, nice: int = 0) -> Iterator[None]:
+    """``count`` streams held open by a process of their own (``nice``: its niceness, so that
+    the spectators' reads give way to the service on a shared machine)."""
     holder = subprocess.Popen(
-        [sys.executable, "-m", "tests.bench.streams", url, str(count), *games],
+        [*(["nice", "-n", str(nice)] if nice else []),
+         sys.executable, "-m", "tests.bench.streams", url, str(count), *games],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
     try:
