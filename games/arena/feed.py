@@ -74,7 +74,7 @@ class Feed:
         seats = Player.objects.filter(
             Q(game__status__in=NOT_OVER) | Q(game_id__in=self.games), bot__in=self._bots()
         )
-        return self._sent(seats) + self._notices()
+        return self._sent(_seat_rows(seats)) + self._notices()
 
     def read_games(self, games: Collection[uuid.UUID]) -> list[bytes]:
         """The games named (those of a notification), if it follows them."""
@@ -95,8 +95,9 @@ class Feed:
     def _bots(self) -> Any:
         return Bot.objects.filter(self.owner.bots()).values("pk")
 
-    def _sent(self, seats: Any, totals: dict[uuid.UUID, list[int]] | None = None) -> list[bytes]:
-        rows = seats if isinstance(seats, list) else _seat_rows(seats)
+    def _sent(
+        self, rows: list[Player], totals: dict[uuid.UUID, list[int]] | None = None
+    ) -> list[bytes]:
         out: list[bytes] = []
         ended: dict[uuid.UUID, Player] = {}
         for player in rows:

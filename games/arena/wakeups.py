@@ -18,12 +18,10 @@ import asyncio
 from collections.abc import Collection, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-import orjson
 from django.db import connection
 
-from games.db.notify import Subscription, listener
+from games.db.notify import Subscription, listener, read_news
 
 POLL_SECONDS = 0.5
 # Events that leave the turn where it was: news of these alone changes nothing a key's
@@ -31,20 +29,14 @@ POLL_SECONDS = 0.5
 WITHIN_A_TURN = frozenset({"rolled", "held", "set_aside"})
 
 
-@lru_cache(maxsize=256)
 def within_a_turn(news: str) -> bool:
-    """Whether a notification's news (``<last seq>:<status>:<events>``, migration 0016) says
-    the game is still active and its events all fall within a turn. Decoded once for every
-    key's stream of the game; news that cannot be read says no (the stream reads)."""
-    _, _, rest = news.partition(":")
-    status, carried, events = rest.partition(":")
-    if status != "active" or not carried:
+    """Whether a notification's news (``games.db.notify.read_news``) says the game is still
+    active and its events all fall within a turn; news that cannot be read says no (the
+    stream reads)."""
+    found = read_news(news)
+    if found is None or found.status != "active" or not found.rows:
         return False
-    try:
-        rows = orjson.loads(events)
-        return bool(rows) and all(row["type"] in WITHIN_A_TURN for row in rows)
-    except (ValueError, KeyError, TypeError):
-        return False
+    return all(isinstance(row, dict) and row.get("type") in WITHIN_A_TURN for row in found.rows)
 
 
 class KeySubscription(Subscription):

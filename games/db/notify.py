@@ -18,8 +18,11 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+import orjson
 import psycopg
 from django.conf import settings
 from psycopg import sql
@@ -76,6 +79,34 @@ async def connect_and_listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConn
         await conn.close()
         raise
     return conn
+
+
+@dataclass(frozen=True)
+class News:
+    """A notification's news, after the game's id: ``<last seq>:<status>:<events as JSON>``
+    (migration 0016). ``rows`` are the events as the trigger wrote them."""
+
+    last_seq: int
+    status: str
+    rows: list[dict[str, Any]]
+
+
+@lru_cache(maxsize=256)
+def read_news(news: str) -> News | None:
+    """The news decoded, once for every stream of its game (the same string reaches them
+    all); None for a notification without events (too long to carry them) or one that
+    cannot be read."""
+    last_seq, _, rest = news.partition(":")
+    status, carried, events = rest.partition(":")
+    if not carried or not status:
+        return None
+    try:
+        rows = orjson.loads(events)
+        if not isinstance(rows, list):
+            return None
+        return News(last_seq=int(last_seq), status=status, rows=rows)
+    except ValueError:
+        return None
 
 
 class Subscription:

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
 from typing import Any, Protocol
 
-import orjson
 from django.db import Error as DatabaseError
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
@@ -47,7 +46,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.api.games.bodies import EventBody, render_event
 from games.db.gamestore import game_log
-from games.db.notify import listener
+from games.db.notify import listener, read_news
 from games.http.codes import HttpCode, Refused
 from games.http.permissions import require_may_see
 from games.http.problems import problem_response
@@ -211,23 +210,21 @@ def told(waiting: "Waiting", sent: int) -> Progress | None:
 
 @lru_cache(maxsize=256)
 def _decoded(news: str) -> Progress | None:
-    """A notification's news, ``<last seq>:<status>:<events as JSON>`` (migration 0016),
-    decoded once for every stream of its game; None for a notification without events (too
-    long to carry them) or one that cannot be read."""
-    last_seq, _, rest = news.partition(":")
-    status, carried, events = rest.partition(":")
-    if not carried or not status:
+    """A notification's news (``games.db.notify.read_news``) as rendered events, decoded
+    once for every stream of its game; None for a notification without events (too long to
+    carry them) or one that cannot be read."""
+    found = read_news(news)
+    if found is None:
         return None
     try:
-        rows = orjson.loads(events)
         rendered = [
             render_event(Event(
                 seq=row["seq"], type=row["type"], seat=row["seat"], data=row["data"],
                 created_at=dt.datetime.fromisoformat(row["created_at"]).astimezone(dt.UTC),
             ))
-            for row in rows
+            for row in found.rows
         ]
-        return Progress(over=status in OVER, last_seq=int(last_seq), events=rendered)
+        return Progress(over=found.status in OVER, last_seq=found.last_seq, events=rendered)
     except (ValueError, KeyError, TypeError):
         return None
 
