@@ -216,27 +216,32 @@ def test_the_chart_fits_a_phone_screen_beside_the_table(new_device, live_service
     expect(chart.locator(".markers .blunder")).to_have_count(1)
     expect(chart.locator(".markers .mistake")).to_have_count(1)
     # The whole chart fits the phone's screen: scrolled to, it lies entirely within what
-    # the screen shows (the visual viewport). The chart is drawn again at its box's width
-    # once the page is laid out (in a later frame), which may move it after a scroll, so
-    # it is scrolled to until it does (within the wait's timeout, or the test fails). The
-    # check is the page's own box arithmetic, made as it scrolls: Playwright's viewport
-    # check, a separate step after it, once found the chart out of view right after this
-    # one had found it in.
-    page.wait_for_function(
-        """element => {
-            element.scrollIntoView({block: 'center'});
-            const box = element.getBoundingClientRect();
+    # the screen shows (the visual viewport). The chart is drawn again, as a new element,
+    # at its box's width once the page is laid out (in a later frame), which may move it
+    # after a scroll, so each frame finds the chart anew by its name (a handle taken
+    # earlier may name a chart no longer in the page, whose box is empty) and scrolls to
+    # it until it fits (within the wait's timeout, or the test fails). The check and the
+    # box it answers are the page's own arithmetic, made as it scrolls.
+    fitted = page.wait_for_function(
+        """name => {
+            const named = (element) => document.getElementById(
+                element.getAttribute('aria-labelledby'))?.textContent.trim() === name;
+            const chart = [...document.querySelectorAll('svg[role="img"]')].find(named);
+            if (!chart || !chart.isConnected) return null;
+            chart.scrollIntoView({block: 'center'});
+            const box = chart.getBoundingClientRect();
             const seen = window.visualViewport;
-            return box.top >= seen.offsetTop && box.left >= seen.offsetLeft
+            const fits = box.width > 0 && box.height > 0
+                && box.top >= seen.offsetTop && box.left >= seen.offsetLeft
                 && box.bottom <= seen.offsetTop + seen.height
                 && box.right <= seen.offsetLeft + seen.width;
+            return fits ? {width: box.width, height: box.height} : null;
         }""",
-        arg=chart.element_handle(),
+        arg=CHART,
         polling="raf",
         timeout=10_000,
-    )
-    box = chart.bounding_box()
-    assert box["width"] <= 360 and box["height"] > 100
+    ).json_value()
+    assert fitted["width"] <= 360 and fitted["height"] > 100
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     # The table alternative opens from the keyboard.
     summary = region.get_by_text("The chart as a table (Ann)")
