@@ -19,21 +19,19 @@ import pytest
 from django.db import OperationalError
 from django.test import RequestFactory
 
-from games.api.games import stream
-from games.api.games.stream import (
-    KEEP_ALIVE,
+from games.api.games import stream, stream_news
+from games.api.games.stream import KEEP_ALIVE, RETRY, BadPosition, event_stream, start_position
+from games.api.games.stream_news import (
     POLL_SECONDS,
-    RETRY,
-    BadPosition,
+    Delivering,
     Polling,
     Progress,
-    event_stream,
     sse_message,
-    start_position,
     wakeups,
 )
 from games.db import notify
 from games.db.notify import Listener, listen_parameters
+from games.serving.outlet import Outlet
 from tests.conftest import pins_the_fast_path
 
 GAME = uuid.UUID("3f0c2a9e-8d1b-4c61-9a55-2f1d0b7e4c10")
@@ -110,6 +108,8 @@ class FakeWaiting:
     interval = 0.01
     woken_at = 0.0
     news: str | None = None
+    sent = 0
+    sent_at = 0.0
 
     def __init__(self) -> None:
         self.waits: list[float] = []
@@ -300,7 +300,7 @@ def test_news_that_skips_events_not_yet_sent_is_read_instead() -> None:
 )
 def test_news_gives_what_the_stream_has_not_sent(sent: int, expected: list[int] | None) -> None:
     waiting = SimpleNamespace(news=news(3, "active", 2, 3))
-    found = stream.told(waiting, sent)
+    found = stream_news.told(waiting, sent)
     assert (None if found is None else [e["seq"] for e in found.events]) == expected
     assert waiting.news is None  # taken: the next wake-up brings its own
 
@@ -309,12 +309,12 @@ def test_news_gives_what_the_stream_has_not_sent(sent: int, expected: list[int] 
     "note", [None, "", "7", "7:active", "7:active:not json", '7:active:[{"seq": 7}]', "7::[]"]
 )
 def test_a_wake_up_without_readable_news_reads_the_log(note: str | None) -> None:
-    assert stream.told(SimpleNamespace(news=note), 6) is None
+    assert stream_news.told(SimpleNamespace(news=note), 6) is None
 
 
 def test_news_is_decoded_once_for_every_stream_of_its_game() -> None:
     note = news(9, "active", 9)
-    first, second = (stream.told(SimpleNamespace(news=note), 8) for _ in range(2))
+    first, second = (stream_news.told(SimpleNamespace(news=note), 8) for _ in range(2))
     assert first is second and first is not None
     assert first.messages is second.messages
 
@@ -406,7 +406,7 @@ def test_a_move_reaches_every_stream_of_its_game_as_the_same_bytes() -> None:
 
         @asynccontextmanager
         async def wake(game_id: uuid.UUID) -> AsyncIterator[notify.Subscription]:
-            subscription = fanout.add(str(game_id))
+            subscription = fanout.add(str(game_id), Delivering(str(game_id), Outlet()))
             try:
                 yield subscription
             finally:
@@ -544,10 +544,10 @@ def test_a_listener_no_stream_needs_stops_listening_and_starts_again_for_the_nex
 
 
 def test_without_postgres_the_stream_polls(settings, monkeypatch) -> None:
-    monkeypatch.setattr(stream, "POLL_SECONDS", 0.05)  # a poll as it is, but sooner
+    monkeypatch.setattr(stream_news, "POLL_SECONDS", 0.05)  # a poll as it is, but sooner
 
     async def scenario() -> list[bool]:
-        async with wakeups(GAME) as waiting:
+        async with wakeups()(GAME) as waiting:
             assert isinstance(waiting, Polling)
             return [await waiting.wait(POLL_SECONDS), await waiting.wait(0.01)]
 
@@ -595,3 +595,145 @@ def test_streams_woken_together_share_one_read_but_never_an_older_one(
     answers = asyncio.run(scenario())
     assert reads == [3, 3]  # 51 streams in step: one read; the one woken later: its own
     assert {a.last_seq for a in answers[:51]} == {1} and answers[51].last_seq == 2
+
+
+# -- a move sent by the stream's subscription itself, while the stream waits ------------------
+
+
+class Connection:
+    """What uvicorn's request cycle offers an outlet: a transport that keeps what is written,
+    and says whether the client is gone or reads too slowly."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.disconnected = self.response_complete = False
+        self.response_started, self.chunked_encoding = True, True
+        self.flow = SimpleNamespace(write_paused=False)
+        self.transport = SimpleNamespace(write=self.written.append, is_closing=lambda: False)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        raise AssertionError("only the outlet writes here")
+
+    def parts(self) -> list[bytes]:
+        """The chunks written, unframed (``<length in hex>\\r\\n<part>\\r\\n``)."""
+        found = []
+        for chunk in self.written:
+            length, _, rest = chunk.partition(b"\r\n")
+            assert rest[int(length, 16):] == b"\r\n"
+            found.append(rest[: int(length, 16)])
+        return found
+
+
+def delivering_stream(
+    fanout: notify.Fanout, connection: Connection | None, *found: Progress
+) -> tuple[AsyncIterator[bytes], list[int]]:
+    """A stream of GAME from seq 1, its outlet open onto ``connection`` (shut without one),
+    its reads of the log answering ``found`` (by default: nothing new); and the positions
+    it read from."""
+    outlet = Outlet()
+    if connection is not None:
+        outlet.connect(connection.send)
+
+    @asynccontextmanager
+    async def wake(game_id: uuid.UUID) -> AsyncIterator[notify.Subscription]:
+        subscription = fanout.add(str(game_id), Delivering(str(game_id), outlet))
+        try:
+            yield subscription
+        finally:
+            fanout.remove(str(game_id), subscription)
+
+    read, asked = reading(*(found or [Progress(over=False, last_seq=1, events=[])]))
+    return event_stream(GAME, 1, wake=wake, read=read, heartbeat=0.2), asked
+
+
+def test_a_waiting_stream_is_sent_each_move_by_its_subscription_without_waking() -> None:
+    async def scenario() -> tuple[Connection, list[bytes], list[int]]:
+        fanout, connection = notify.Fanout(), Connection()
+        body, asked = delivering_stream(
+            fanout, connection,
+            Progress(over=False, last_seq=1, events=[]),
+            Progress(over=True, last_seq=7, events=[carried(5), carried(6), carried(7)]),
+        )
+        assert await anext(body) == RETRY
+        pending = asyncio.ensure_future(anext(body))
+        await settle()
+        for seq in (2, 3, 4):
+            fanout.publish(str(GAME), news(seq, "active", seq))
+            await settle()
+        assert not pending.done()  # the stream itself slept through the moves
+        fanout.publish(str(GAME), news(6, "active", 6))  # seq 5 missed: the stream reads
+        rest = [await pending] + [chunk async for chunk in body]
+        return connection, rest, asked
+
+    connection, rest, asked = asyncio.run(scenario())
+    assert connection.parts() == [sse_message(carried(seq)) for seq in (2, 3, 4)]
+    # Woken, the stream reads on from seq 4 (not 1): nothing twice, nothing missed.
+    assert asked == [1, 4]
+    assert re.findall(rb"id: (\d+)", b"".join(rest)) == [b"5", b"6", b"7"]
+
+
+def test_a_move_the_subscription_may_not_send_itself_wakes_the_stream() -> None:
+    async def scenario(
+        shut: bool, paused: bool, gone: bool, status: str
+    ) -> tuple[Connection, bytes]:
+        fanout, connection = notify.Fanout(), Connection()
+        connection.flow.write_paused, connection.disconnected = paused, gone
+        body, _ = delivering_stream(fanout, None if shut else connection)
+        await anext(body)
+        pending = asyncio.ensure_future(anext(body))
+        await settle()
+        fanout.publish(str(GAME), news(2, status, 2))
+        chunk = await asyncio.wait_for(pending, 1)
+        await body.aclose()  # type: ignore[attr-defined]
+        return connection, chunk
+
+    for case in [
+        (True, False, False, "active"),  # a server that gives no outlet
+        (False, True, False, "active"),  # a slow reader
+        (False, False, True, "active"),  # a client gone
+        (False, False, False, "finished"),  # the game's end: the stream must end too
+    ]:
+        connection, chunk = asyncio.run(scenario(*case))
+        assert connection.written == [] and chunk == sse_message(carried(2))
+
+
+def test_moves_sent_by_the_subscription_put_off_the_heartbeat() -> None:
+    async def scenario() -> tuple[Connection, float]:
+        fanout, connection = notify.Fanout(), Connection()
+        body, _ = delivering_stream(fanout, connection)  # a heartbeat every 0.2 s
+        await anext(body)
+        started = time.monotonic()
+        pending = asyncio.ensure_future(anext(body))
+        for seq in range(2, 8):  # a move every 0.05 s for 0.3 s
+            await asyncio.sleep(0.05)
+            fanout.publish(str(GAME), news(seq, "active", seq))
+        beat = await asyncio.wait_for(pending, 1)
+        await body.aclose()  # type: ignore[attr-defined]
+        assert beat == KEEP_ALIVE
+        return connection, time.monotonic() - started
+
+    connection, took = asyncio.run(scenario())
+    assert len(connection.parts()) == 6
+    assert took >= 0.45  # 0.2 s after the last move (at 0.3 s), not 0.2 s after the first
+
+
+def test_an_outlet_opens_only_onto_a_chunked_answer_of_uvicorns_cycle() -> None:
+    connection = Connection()
+    outlet = Outlet()
+    outlet.connect(connection.send)
+    assert outlet.open and outlet.write(b"data: x\n\n")
+    assert connection.written == [b"9\r\ndata: x\n\n\r\n"]
+    connection.response_complete = True
+    assert not outlet.write(b"late")
+    outlet.shut()
+    assert not outlet.open and not outlet.write(b"x")
+
+    async def plain_send(message: dict[str, Any]) -> None:
+        pass
+
+    for send in (plain_send, Connection().send):
+        outlet.connect(send)
+        if send is not plain_send:
+            send.__self__.chunked_encoding = False  # type: ignore[attr-defined]
+            outlet.connect(send)
+        assert not outlet.open

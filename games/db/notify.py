@@ -144,6 +144,13 @@ class Subscription:
         elif waiter is None or waiter.cancelled() or not waiter.result():
             self._kept = True  # not waiting (or its wait just timed out): the next wait returns
 
+    @property
+    def waiting(self) -> bool:
+        """True while its stream waits in ``wait`` with no wake-up handed to it yet: the
+        stream has sent everything it had, and is doing nothing else."""
+        waiter = self._waiter
+        return waiter is not None and not waiter.done()
+
     def take_woken(self) -> set[str] | None:
         """The topics woken since the last call (None: all of them), forgotten here."""
         woken, self.woken = self.woken, set()

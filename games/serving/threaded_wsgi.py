@@ -43,6 +43,8 @@ from typing import Any, cast
 
 from a2wsgi.wsgi import build_environ
 
+from games.serving.outlet import Outlet
+
 logger = logging.getLogger(__name__)
 
 # The environ key under which the application finds the pool of threads it runs in, for work
@@ -65,13 +67,21 @@ class AsyncBody:
         # wrapper of the body) once more, for nothing here: each layer costs every part.
         content = getattr(self.iterable, "streaming_content", self.iterable)
         parts = aiter(content)
+        # A body that may write parts itself while it waits (``games.serving.outlet``).
+        outlet = getattr(self.iterable, "outlet", None)
+        if isinstance(outlet, Outlet):
+            outlet.connect(send)
+        else:
+            outlet = Outlet()  # never connected: shut
         try:
             async for part in parts:
                 await send({"type": "http.response.body", "body": part, "more_body": True})
+            outlet.shut()  # before the last chunk: nothing may follow it
             await send({"type": "http.response.body", "body": b""})
         except OSError:
             pass  # the client went away while a part was being sent
         finally:
+            outlet.shut()
             closing = getattr(parts, "aclose", None)
             if closing is not None:
                 await closing()

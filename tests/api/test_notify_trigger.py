@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
-from games.api.games import stream
+from games.api.games import stream, stream_news
 from games.db import notify
 from games.db.notify import CHANNEL, listen_parameters
 from games.models import Event, Game
@@ -56,7 +56,7 @@ def test_the_announcement_carries_the_events_as_the_events_endpoint_renders_them
     api.ok(game, "score", {"category": next(iter(rolled["choices"]))})
     notes = heard(listener, 4)
     assert len(notes) == 4
-    carried = [stream._decoded(note.partition(":")[2]) for note in notes]
+    carried = [stream_news._decoded(note.partition(":")[2]) for note in notes]
     assert [event for progress in carried for event in progress.events] == api.events(game, 1)
     assert {progress.over for progress in carried} == {False}
 
@@ -123,5 +123,5 @@ def test_a_stream_is_sent_each_move_from_its_notification_without_reading_the_lo
         return got
 
     got = asyncio.run(scenario())
-    assert got[1:] == [stream.sse_message(event) for event in api.events(game)]
+    assert got[1:] == [stream_news.sse_message(event) for event in api.events(game)]
     assert reads == [0]

@@ -1,18 +1,21 @@
 """The processor time a worker spends handing one move to each event stream of its game.
 
-    .venv/bin/python -m tests.bench.fanout [--streams 1000] [--games 20] [--moves 400]
+    .venv/bin/python -m tests.bench.fanout [--streams 1000] [--games 20] [--moves 400] [--woken]
 
 No server and no database: in one process, ``--streams`` stream bodies as the service sends
 them (``event_stream`` inside Django's ``StreamingHttpResponse``, sent part by part by the
-threaded bridge's ``AsyncBody`` to a ``send`` that only counts bytes), subscribed to the
-process's listener (``games.db.notify.Listener``, its connection never made), spread over
-``--games`` games. Then ``--moves`` notifications as PostgreSQL sends them (a held dice
-event, in the news format of migration 0016) are handed to the listener, one game after the
-other, each run to the end before the next: the processor time (``time.process_time``) per
-move and per stream woken is what the fan-out costs the worker's event loop, where the
-moves of everyone else wait meanwhile. Being processor time in one process, it hardly moves
-with the load of a shared machine, unlike the rates of ``tests.bench.crowd``. Run it in
-another checkout (``cd ../other && python -m tests.bench.fanout``) to compare.
+threaded bridge's ``AsyncBody`` through a ``send`` that only counts bytes, its outlet opened
+onto a connection whose transport only counts bytes), each with the subscription the service
+gives it, to the process's listener (``games.db.notify.Listener``, its connection never
+made), spread over ``--games`` games. Then ``--moves`` notifications as PostgreSQL sends them
+(a held dice event, in the news format of migration 0016) are handed to the listener, one
+game after the other, each run to the end before the next: the processor time
+(``time.process_time``) per move and per stream woken is what the fan-out costs the worker's
+event loop, where the moves of everyone else wait meanwhile. With ``--woken`` the outlets
+stay shut, so that each move wakes every stream's task to send it (what a server without an
+outlet does). Being processor time in one process, it hardly moves with the load of a
+shared machine, unlike the rates of ``tests.bench.crowd``. Run it in another checkout
+(``cd ../other && python -m tests.bench.fanout``) to compare.
 """
 
 import argparse
@@ -25,6 +28,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import SimpleNamespace
 from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -37,8 +41,10 @@ django.setup()
 from django.http import StreamingHttpResponse  # noqa: E402
 
 from games.api.games import stream  # noqa: E402
-from games.api.games.stream import Progress, event_stream  # noqa: E402
+from games.api.games.stream import event_stream  # noqa: E402
+from games.api.games.stream_news import Delivering, Progress  # noqa: E402
 from games.db.notify import Listener  # noqa: E402
+from games.serving.outlet import Outlet  # noqa: E402
 from games.serving.threaded_wsgi import AsyncBody  # noqa: E402
 
 
@@ -49,7 +55,26 @@ def news(seq: int) -> str:
     return f"{seq}:active:{json.dumps([row])}"
 
 
-async def run(streams: int, games: int, moves: int) -> tuple[float, int]:
+class Connection:
+    """Where a stream's bytes go, as uvicorn's request cycle offers it to ``send`` and to an
+    outlet (``games.serving.outlet``): here both only count them."""
+
+    sent = 0
+    disconnected = response_complete = False
+    response_started = chunked_encoding = True
+
+    def __init__(self) -> None:
+        self.flow = SimpleNamespace(write_paused=False)
+        self.transport = SimpleNamespace(write=self.count, is_closing=lambda: False)
+
+    def count(self, data: bytes) -> None:
+        Connection.sent += len(data)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.count(message.get("body", b""))
+
+
+async def run(streams: int, games: int, moves: int, woken: bool) -> tuple[float, int]:
     """(processor seconds for the moves, bytes sent to all streams)."""
     never = asyncio.Event()
 
@@ -58,39 +83,42 @@ async def run(streams: int, games: int, moves: int) -> tuple[float, int]:
 
     listener = Listener(connect)
 
-    @asynccontextmanager
-    async def wake(game_id: uuid.UUID) -> AsyncIterator[Any]:
-        with listener.subscribe(game_id) as subscription:
-            yield subscription
+    def stream_of(game_id: uuid.UUID) -> tuple[StreamingHttpResponse, Connection]:
+        outlet = Outlet()
+
+        @asynccontextmanager
+        async def wake(game_id: uuid.UUID) -> AsyncIterator[Any]:
+            with listener.subscribe(game_id, Delivering(str(game_id), outlet)) as subscription:
+                yield subscription
+
+        response = StreamingHttpResponse(
+            event_stream(game_id, 0, wake=wake, read=read), content_type="text/event-stream"
+        )
+        if not woken:
+            response.outlet = outlet  # type: ignore[attr-defined]  # as the view sets it
+        return response, Connection()
 
     async def read(game_id: uuid.UUID, after: int, **_: Any) -> Progress:
         return Progress(over=False, last_seq=after, events=[])
 
     ids = [uuid.uuid4() for _ in range(games)]
-    sent = [0]
-
-    async def send(message: dict[str, Any]) -> None:
-        sent[0] += len(message.get("body", b""))
-
-    bodies = [
-        AsyncBody(StreamingHttpResponse(
-            event_stream(ids[i % games], 0, wake=wake, read=read), content_type="text/event-stream"
-        ))
-        for i in range(streams)
+    opened = [stream_of(ids[i % games]) for i in range(streams)]
+    tasks = [
+        asyncio.ensure_future(AsyncBody(response).send(connection.send))
+        for response, connection in opened
     ]
-    tasks = [asyncio.ensure_future(body.send(send)) for body in bodies]
     while listener.streams < streams:
         await asyncio.sleep(0.01)
     for _ in range(20):
         await asyncio.sleep(0)
-    started_bytes = sent[0]
+    started_bytes = Connection.sent
     started = time.process_time()
     for move in range(moves):
         listener._wake(str(ids[move % games]), news(move // games + 1))
         for _ in range(8):  # every woken stream runs its step and sends
             await asyncio.sleep(0)
     used = time.process_time() - started
-    bytes_sent = sent[0] - started_bytes
+    bytes_sent = Connection.sent - started_bytes
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -104,12 +132,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--woken", action="store_true",
+                        help="outlets shut: each move wakes every stream's task to send it")
     args = parser.parse_args()
     stream.OPEN_STREAMS.set(0)
     per_game = args.streams / args.games
     costs = []
     for _ in range(args.rounds):
-        used, sent = asyncio.run(run(args.streams, args.games, args.moves))
+        used, sent = asyncio.run(run(args.streams, args.games, args.moves, args.woken))
         costs.append(used / args.moves)
         expected = args.moves * per_game
         print(f"  {1000 * used / args.moves:.2f} ms a move, {1e6 * used / expected:.1f} us a"

@@ -17,7 +17,9 @@ PostgreSQL it polls the log. A read runs on one of the request threads and borro
 connection for its few milliseconds, and streams of one game woken together share one read.
 Most wake-ups need no read at all: the notification carries the change's events and the
 game's status (migration 0016), which every stream of the game in the process is sent as
-one decoding of them (``told``), when they follow on from what the stream has sent.
+one decoding of them (``told``), when they follow on from what the stream has sent; while
+the stream waits with everything before them sent, its subscription writes them to the
+client itself, and the stream is not even woken (``games.api.games.stream_news``).
 
 If the database cannot be reached, a stream that needs to read ends (the browser reconnects
 after ``retry`` and resumes from its ``Last-Event-ID``), and a new stream is refused with 503
@@ -25,18 +27,15 @@ after ``retry`` and resumes from its ``Last-Event-ID``), and a new stream is ref
 """
 
 import asyncio
-import datetime as dt
-import json
 import logging
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
-from functools import cached_property, lru_cache, partial
-from typing import Any, Protocol
+from contextlib import AbstractAsyncContextManager
+from functools import partial
+from typing import Any
 
 from django.db import Error as DatabaseError
 from django.db import connection
@@ -44,38 +43,28 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHt
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
-from games.api.games.bodies import EventBody, render_event
+from games.api.games.bodies import render_event
+from games.api.games.stream_news import BATCH, OVER, Progress, Waiting, told, wakeups
 from games.db.gamestore import game_log
-from games.db.notify import listener, read_news
 from games.http.codes import HttpCode, Refused
 from games.http.permissions import require_may_see
 from games.http.problems import problem_response
 from games.http.translation import said
-from games.models import Event
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceCode, ServiceError
 from games.play.privacy import private_of
 from games.play.selectors import game_columns
+from games.serving.outlet import Outlet
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 from scoring import ProblemCode
-from scoring.match import GameStatus
 
 logger = logging.getLogger(__name__)
 RETRY_MILLISECONDS = 2000  # how long a browser waits before it reconnects
 HEARTBEAT_SECONDS = 15.0  # a comment this often keeps proxies from closing an idle stream
-POLL_SECONDS = 0.5  # between two reads of the log when nothing tells us it grew
-BATCH = 200  # events read at once
-OVER = frozenset({GameStatus.FINISHED, GameStatus.ABANDONED})
 MAX_POSITION = 2**31 - 1  # the events endpoint's bound on `after`
 POSITION_RE = re.compile(r"[0-9]{1,10}")
 RETRY = f"retry: {RETRY_MILLISECONDS}\n\n".encode()
 KEEP_ALIVE = b": keep-alive\n\n"
-
-
-def sse_message(event: Mapping[str, Any]) -> bytes:
-    """One rendered event as an SSE message; JSON escapes newlines, so ``data`` is one line."""
-    data = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n".encode()
 
 
 class BadPosition(ValueError):
@@ -104,27 +93,6 @@ def _position(field: str, raw: str) -> int:
             gettext("must be an event seq: an integer from 0 to {most}").format(most=MAX_POSITION),
         )
     return int(raw)
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What one read of the log found."""
-
-    over: bool  # the game is finished or abandoned: its log will not grow
-    last_seq: int  # the seq of the game's last event
-    events: list[EventBody]  # rendered, oldest first, at most BATCH of them
-
-    @cached_property
-    def messages(self) -> list[tuple[int, bytes]]:
-        """Each event's seq and SSE message, made once for every stream that shares this read
-        (``read_log``): a move watched by many streams is encoded once, not once each."""
-        return [(event["seq"], sse_message(event)) for event in self.events]
-
-    @cached_property
-    def payload(self) -> bytes:
-        """Every message at once: the very bytes each stream in step is handed (one write to
-        each stream for a move, however many events it made)."""
-        return b"".join(message for _, message in self.messages)
 
 
 def _read(game_id: uuid.UUID, after: int) -> Progress | None:
@@ -190,86 +158,11 @@ def _forget(key: ReadKey, done: asyncio.Future[Any]) -> None:
         done.exception()  # retrieved here, so a failure no one awaits any more is not logged
 
 
-def told(waiting: "Waiting", sent: int) -> Progress | None:
-    """What the last wake-up's notification told, if it follows on from seq ``sent`` (the
-    events after it, the game's status); None when the log must be read instead: no news,
-    or news that skips events the stream has not sent (it missed a notification while it
-    was sending). Taken once: the next wake-up brings its own."""
-    news, waiting.news = waiting.news, None
-    found = _decoded(news) if news else None
-    if found is None or not found.events:
-        return None
-    first = found.events[0]["seq"]
-    if first > sent + 1:
-        return None
-    if first > sent:
-        return found  # shared, and its messages with it, by every stream in step
-    events = [event for event in found.events if event["seq"] > sent]
-    return Progress(over=found.over, last_seq=found.last_seq, events=events)
-
-
-@lru_cache(maxsize=256)
-def _decoded(news: str) -> Progress | None:
-    """A notification's news (``games.db.notify.read_news``) as rendered events, decoded
-    once for every stream of its game; None for a notification without events (too long to
-    carry them) or one that cannot be read."""
-    found = read_news(news)
-    if found is None:
-        return None
-    try:
-        rendered = [
-            render_event(Event(
-                seq=row["seq"], type=row["type"], seat=row["seat"], data=row["data"],
-                created_at=dt.datetime.fromisoformat(row["created_at"]).astimezone(dt.UTC),
-            ))
-            for row in found.rows
-        ]
-        return Progress(over=found.status in OVER, last_seq=found.last_seq, events=rendered)
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-class Waiting(Protocol):
-    # When the last wake-up came (time.monotonic()): a read for it must begin after it.
-    woken_at: float
-    # What the last wake-up's notification said after the game's id; None: read the log.
-    news: str | None
-
-    async def wait(self, timeout: float) -> bool:
-        """True when the log may have grown (read it), False when ``timeout`` passed."""
-        ...
-
-
-class Polling:
-    """Without notifications: the log may have grown every ``POLL_SECONDS``."""
-
-    woken_at = 0.0
-    news: str | None = None
-
-    async def wait(self, timeout: float) -> bool:
-        if timeout < POLL_SECONDS:
-            await asyncio.sleep(timeout)
-            return False
-        await asyncio.sleep(POLL_SECONDS)
-        self.woken_at = time.monotonic()
-        return True
-
-
-@asynccontextmanager
-async def wakeups(game_id: uuid.UUID) -> AsyncIterator[Waiting]:
-    """The process's listener on PostgreSQL, polling elsewhere."""
-    if connection.vendor != "postgresql":
-        yield Polling()
-        return
-    with listener().subscribe(game_id) as subscription:
-        yield subscription
-
-
 async def event_stream(
     game_id: uuid.UUID,
     after: int,
     *,
-    wake: Callable[[uuid.UUID], AbstractAsyncContextManager[Waiting]] = wakeups,
+    wake: Callable[[uuid.UUID], AbstractAsyncContextManager[Waiting]] | None = None,
     read: Callable[..., Awaitable[Progress | None]] = read_log,
     heartbeat: float = HEARTBEAT_SECONDS,
 ) -> AsyncIterator[bytes]:
@@ -284,7 +177,7 @@ async def event_stream(
     yield RETRY
     OPEN_STREAMS.inc()
     try:
-        async with wake(game_id) as waiting:
+        async with (wake or wakeups())(game_id) as waiting:
             sent = after
             beat_due = time.monotonic() + heartbeat
             while True:
@@ -309,9 +202,17 @@ async def event_stream(
                         continue  # more to send at once
                 if progress.over and sent >= progress.last_seq:
                     return
-                while not await waiting.wait(max(beat_due - time.monotonic(), 0.0)):
-                    yield KEEP_ALIVE
-                    beat_due = time.monotonic() + heartbeat
+                waiting.sent = sent
+                while True:
+                    woken = await waiting.wait(max(beat_due - time.monotonic(), 0.0))
+                    # Moves the subscription sent itself meanwhile, if any.
+                    sent = waiting.sent
+                    beat_due = max(beat_due, waiting.sent_at + heartbeat)
+                    if woken:
+                        break
+                    if time.monotonic() >= beat_due:
+                        yield KEEP_ALIVE
+                        beat_due = time.monotonic() + heartbeat
     finally:
         OPEN_STREAMS.dec()
 
@@ -368,9 +269,12 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         return done
     # Its later reads run on the server's request threads, when it says which they are.
     read = partial(read_log, executor=request.META.get(EXECUTOR_KEY))
+    outlet = Outlet()  # opened by the server that sends the body, if it can
     response = StreamingHttpResponse(
-        event_stream(pk, after, read=read), content_type="text/event-stream"
+        event_stream(pk, after, wake=wakeups(outlet), read=read),
+        content_type="text/event-stream",
     )
+    response.outlet = outlet  # type: ignore[attr-defined]  # found by games.serving.threaded_wsgi
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
     return response
