@@ -5,11 +5,14 @@ import asyncio
 import json
 import threading
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.http import StreamingHttpResponse
 
-from games.serving.threaded_wsgi import ThreadedWSGI
+from games.serving.outlet import Outlet
+from games.serving.threaded_wsgi import AsyncBody, ThreadedWSGI
 
 
 def call(app: Any, *, method: str = "GET", path: str = "/", headers: list | None = None,
@@ -378,3 +381,44 @@ def test_streams_that_end_together_are_closed_in_one_hand_over_to_the_threads() 
     asyncio.run(scenario())
     assert sorted(closed) == list(range(51))  # every close ran before its stream went on
     assert handed == [50, 1]
+
+
+class Cycle:
+    """What uvicorn's request cycle holds for an outlet (``games.serving.outlet``): a transport
+    that keeps what is written; ``send`` keeps the ASGI messages."""
+
+    disconnected = response_complete = False
+    response_started = chunked_encoding = True
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.messages: list[dict[str, Any]] = []
+        self.flow = SimpleNamespace(write_paused=False)
+        self.transport = SimpleNamespace(write=self.written.append, is_closing=lambda: False)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+
+@pytest.mark.parametrize("encoding", [None, "gzip"])
+def test_a_streamed_answer_may_write_through_its_outlet_only_while_its_body_runs(
+    encoding: str | None,
+) -> None:
+    outlet = Outlet()
+    seen: list[bool] = []
+
+    async def parts() -> Any:
+        yield b"retry: 2000\n\n"
+        seen.append(outlet.write(b"id: 2\n\n"))  # as a subscription would, while it waits
+        yield b"id: 3\n\n"
+
+    response = StreamingHttpResponse(parts(), content_type="text/event-stream")
+    response.outlet = outlet  # type: ignore[attr-defined]
+    if encoding:
+        response["Content-Encoding"] = encoding  # parts encoded on the way: no direct write
+    cycle = Cycle()
+    asyncio.run(AsyncBody(response).send(cycle.send))
+    assert [m["body"] for m in cycle.messages] == [b"retry: 2000\n\n", b"id: 3\n\n", b""]
+    assert seen == [encoding is None]
+    assert cycle.written == ([b"7\r\nid: 2\n\n\r\n"] if encoding is None else [])
+    assert not outlet.open  # shut once the body ended

@@ -67,9 +67,11 @@ class AsyncBody:
         # wrapper of the body) once more, for nothing here: each layer costs every part.
         content = getattr(self.iterable, "streaming_content", self.iterable)
         parts = aiter(content)
-        # A body that may write parts itself while it waits (``games.serving.outlet``).
+        # A body that may write parts itself while it waits (``games.serving.outlet``), unless
+        # its parts are encoded on the way (compressed, say), which a direct write would skip.
         outlet = getattr(self.iterable, "outlet", None)
-        if isinstance(outlet, Outlet):
+        has_header = getattr(self.iterable, "has_header", None)
+        if isinstance(outlet, Outlet) and not (has_header and has_header("Content-Encoding")):
             outlet.connect(send)
         else:
             outlet = Outlet()  # never connected: shut
