@@ -11,7 +11,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Frame, Page
 
 ROOT = Path(__file__).resolve().parents[3]
 AXE = ROOT / ".ci" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
@@ -68,8 +68,8 @@ def axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
-def axe_violations(page: Page) -> list[str]:
-    """axe-core's WCAG A and AA violations on the page as it is now, one line each."""
+def axe_violations(page: Page | Frame) -> list[str]:
+    """axe-core's WCAG A and AA violations on the page (or frame) as it is now, one line each."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
     results = page.evaluate(

@@ -23,6 +23,7 @@ from tests.live.conftest import LiveService
 from tests.live.service import manage, service_env
 from tests.lms import Platform
 
+from .accessibility import axe_violations
 from .conftest import TIMEOUT_MS
 
 
@@ -97,6 +98,7 @@ def test_deep_linking_then_a_learner_plays_the_assignment(
     page = browse()
     page.goto(lms.launch_url(teacher, course, None))
     expect(page.get_by_role("heading", name="Add an assignment to the course")).to_be_visible()
+    assert axe_violations(page) == []
     page.get_by_label("Title").fill("Week 3")
     page.get_by_label("Ruleset").select_option("yatzy")
     page.get_by_label("Games per student").fill("2")
@@ -151,8 +153,31 @@ def test_a_launch_inside_the_platforms_frame_goes_on_in_a_new_window(
     frame = page.frame_locator("iframe")
     button = frame.get_by_role("button", name="Open the classroom")
     expect(button).to_be_visible()
+    assert axe_violations(page.frames[1]) == []  # the tool's page in the frame
     with page.context.expect_page() as opened:
         button.click()
     window = opened.value
     window.wait_for_url(re.compile(r"/teach/$"))
     expect(window.get_by_text("Biology 4").first).to_be_visible()
+
+
+@pytest.mark.parametrize(("language", "title"), [("en", "Launch refused"), ("sv", None)])
+def test_a_refused_launch_is_a_page_anyone_can_read(
+    course_platform: Platform, chromium: Any, live_service: LiveService,
+    language: str, title: str | None,
+) -> None:
+    """A launch whose token does not verify: the page says so, in the browser's language,
+    to a screen reader as to anyone."""
+    context = chromium.new_context(locale={"en": "en-GB", "sv": "sv-SE"}[language])
+    try:
+        page = context.new_page()
+        page.goto(live_service.url + "/lti/launch/?id_token=forged&state=none")
+        heading = page.get_by_role("heading", level=1)
+        expect(heading).to_be_visible()
+        if title:
+            expect(heading).to_have_text(title)
+        assert page.evaluate("document.documentElement.lang").lower().startswith(language)
+        expect(page.get_by_role("alert")).to_be_visible()
+        assert axe_violations(page) == []
+    finally:
+        context.close()
