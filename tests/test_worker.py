@@ -1,10 +1,13 @@
 """The worker's accepting (games/serving/worker.py): one connection at a time, a pause after
-each so that other workers take their share, every connection served, none after closing."""
+each so that other workers take their share, a new connection left to a worker holding
+fewer (games/serving/shares.py), every connection served, none after closing."""
 
 import asyncio
 import socket
+import time
 
-from games.serving.worker import SPREAD_BELOW, Acceptor
+from games.serving.shares import Shares
+from games.serving.worker import LONGEST_LEFT, SPREAD_BELOW, Acceptor
 
 
 class Echo(asyncio.Protocol):
@@ -104,3 +107,54 @@ def test_closing_waits_for_the_connections_being_set_up_and_then_returns() -> No
         await asyncio.wait_for(served.acceptor.wait_closed(), 1)
 
     asyncio.run(scenario())
+
+
+def test_a_worker_holding_more_than_another_leaves_a_new_connection_to_it_for_a_while() -> None:
+    """Another worker holds fewer: this one leaves the connection in the backlog for it, a
+    millisecond at a time, and takes it itself only after ``LONGEST_LEFT`` (the other may be
+    busy, or stuck)."""
+    asked: list[float] = []
+
+    def fewest_elsewhere(held: int) -> int:
+        assert held == 5
+        asked.append(time.monotonic())
+        return 0  # another worker holds none
+
+    async def scenario() -> None:
+        served = Listening(pause=0.0, open_connections=lambda: 5, fewest_elsewhere=fewest_elsewhere)
+        assert await talk(served.port, b"late") == b"late"
+        served.close()
+
+    asyncio.run(scenario())
+    assert len(asked) > 5  # left to the other again and again...
+    assert asked[-1] - asked[0] >= LONGEST_LEFT  # ...then taken
+
+
+def test_a_worker_holding_fewest_takes_a_new_connection_at_once() -> None:
+    asked: list[int] = []
+
+    def fewest_elsewhere(held: int) -> int:
+        asked.append(held)
+        return 3  # another worker holds as many
+
+    async def scenario() -> None:
+        served = Listening(pause=0.0, open_connections=lambda: 3, fewest_elsewhere=fewest_elsewhere)
+        assert await talk(served.port, b"now") == b"now"
+        served.close()
+
+    asyncio.run(scenario())
+    assert asked == [3]
+
+
+def test_the_shares_give_each_worker_a_slot_and_tell_the_fewest_of_the_others() -> None:
+    shares = Shares()
+    first = shares.slot_for([])
+    second = shares.slot_for([first])
+    assert first != second
+    assert shares.fewest_elsewhere(first) is None  # no other worker has written yet
+    shares.write(first, 101, 7)
+    shares.write(second, 102, 3)
+    assert shares.fewest_elsewhere(first) == 3 and shares.fewest_elsewhere(second) == 7
+    shares.clear(second)  # its worker exited
+    assert shares.fewest_elsewhere(first) is None
+    assert shares.slot_for([first]) == second  # free again

@@ -9,9 +9,12 @@ with ``ss`` under 8 clients opening together: 8 and 0, 7 and 1, in most runs.
 Here a worker with few connections open accepts one, then stops listening for
 ``ACCEPT_PAUSE`` seconds: a worker idle in its own poll takes the next, and a busy one (its
 loop serving a move) takes none meanwhile. A worker holding ``SPREAD_BELOW`` connections or
-more (a crowd of event streams, say) accepts without pausing: among that many, chance
-spreads the load, and a crowd needs no millisecond per member. The accepted socket goes to
-uvicorn's own protocol, as uvicorn's server would hand it over
+more (a crowd of event streams, say) accepts without pausing. Under gunicorn every worker
+also knows how many connections the others hold (``games.serving.shares``): one that holds
+more than another leaves a new connection to it, a pause at a time, for up to
+``LONGEST_LEFT`` seconds. Pauses alone left the splits to chance (6 and 2 clients, 652 and
+348 streams, docs/benchmark.md), and a connection is held as long as its client keeps it.
+The accepted socket goes to uvicorn's own protocol, as uvicorn's server would hand it over
 (``loop.connect_accepted_socket``). With ``SERVER_ACCEPT_PACING`` off, uvicorn's own server
 accepts instead (the reference: docs/architecture.md).
 """
@@ -19,8 +22,10 @@ accepts instead (the reference: docs/architecture.md).
 import asyncio
 import functools
 import logging
+import os
 import socket
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -29,11 +34,18 @@ from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
 from games.serving.protocol import HeadBoundedProtocol
+from games.serving.shares import REFRESH, Shares
 
 logger = logging.getLogger(__name__)
 
 ACCEPT_PAUSE = 0.001  # seconds a worker leaves new connections to the others after one
 SPREAD_BELOW = 32  # open connections under which a worker pauses after each it accepts
+# Seconds a worker holding more connections than another leaves a new one to the others
+# (``Shares``), a pause at a time, before it takes it anyway: the worker holding fewest may
+# be busy, or stuck, and a client waits no longer than about this for its connection.
+LONGEST_LEFT = 0.05
+# Wake-ups further apart than this are for different connections: the leaving starts anew.
+LEFT_APART = 0.01
 
 
 class Acceptor:
@@ -46,10 +58,13 @@ class Acceptor:
         ssl: Any = None,
         pause: float = ACCEPT_PAUSE,
         open_connections: Callable[[], int] = lambda: 0,
+        fewest_elsewhere: Callable[[int], int | None] = lambda held: None,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self._sock, self._protocol, self._ssl, self._pause = sock, protocol, ssl, pause
         self._open = open_connections
+        self._fewest_elsewhere = fewest_elsewhere
+        self._leaving_since = self._left_at = 0.0  # time.monotonic() of leaving a connection
         self._closed = False
         self._resume: asyncio.TimerHandle | None = None
         self._setting_up: set[asyncio.Task[None]] = set()  # the loop keeps only weak ones
@@ -61,7 +76,14 @@ class Acceptor:
         if not self._closed:
             self._loop.add_reader(self._sock.fileno(), self._accept)
 
+    def held(self) -> int:
+        """The connections this worker holds, those being set up included."""
+        return self._open() + len(self._setting_up)
+
     def _accept(self) -> None:
+        if self._leave():
+            self._wait(ACCEPT_PAUSE)
+            return
         try:
             conn, _ = self._sock.accept()
         except (BlockingIOError, InterruptedError):
@@ -78,6 +100,22 @@ class Acceptor:
         task.add_done_callback(self._setting_up.discard)
         if self._open() < SPREAD_BELOW:
             self._wait(self._pause)
+
+    def _leave(self) -> bool:
+        """True when another worker holds fewer connections (it takes this one), unless this
+        one has waited ``LONGEST_LEFT`` for it already."""
+        held = self.held()
+        fewest = self._fewest_elsewhere(held)
+        if fewest is None or held <= fewest:
+            return False
+        now = time.monotonic()
+        if now - self._left_at > LEFT_APART:
+            self._leaving_since = now
+        if now - self._leaving_since >= LONGEST_LEFT:
+            self._left_at = 0.0  # taken: the next connection is left anew
+            return False
+        self._left_at = now
+        return True
 
     def _wait(self, seconds: float) -> None:
         self._loop.remove_reader(self._sock.fileno())
@@ -107,7 +145,30 @@ class Acceptor:
 
 
 class SharingServer(Server):
-    """uvicorn's server, with gunicorn's sockets accepted by :class:`Acceptor`s."""
+    """uvicorn's server, with gunicorn's sockets accepted by :class:`Acceptor`s; with
+    ``shares`` (the master's, and this worker's slot in it), a new connection goes to the
+    worker holding fewest."""
+
+    def __init__(self, config: Any, shares: tuple[Shares, int] | None = None) -> None:
+        super().__init__(config)
+        self.shares = shares
+        self._pid = os.getpid()
+
+    def _fewest_elsewhere(self, held: int) -> int | None:
+        """Writes this worker's count (``held``), answers the fewest another holds."""
+        if self.shares is None:
+            return None
+        shares, slot = self.shares
+        shares.write(slot, self._pid, held)
+        return shares.fewest_elsewhere(slot)
+
+    def _tell_count(self) -> None:
+        """Writes this worker's count every ``REFRESH`` seconds, so that the others see it
+        fall as connections close."""
+        if self.shares is None or self.should_exit:
+            return
+        self._fewest_elsewhere(len(self.server_state.connections))
+        asyncio.get_running_loop().call_later(REFRESH, self._tell_count)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=[] if sockets is not None else None)
@@ -123,9 +184,11 @@ class SharingServer(Server):
             Acceptor(  # type: ignore[misc]
                 sock, protocol, self.config.ssl,
                 open_connections=lambda: len(self.server_state.connections),
+                fewest_elsewhere=self._fewest_elsewhere,
             )
             for sock in sockets
         )
+        self._tell_count()
 
 
 class Worker(UvicornWorker):
@@ -140,7 +203,14 @@ class Worker(UvicornWorker):
 
         self.config.app = self.wsgi
         paced = settings.SERVER_ACCEPT_PACING
-        server = SharingServer(config=self.config) if paced else Server(config=self.config)
+        # The master's shared counts and this worker's slot (config.gunicorn's ``pre_fork``).
+        shares = getattr(self, "shares", None)
+        slot = getattr(self, "share_slot", None)
+        server = (
+            SharingServer(self.config, (shares, slot) if shares and slot is not None else None)
+            if paced
+            else Server(config=self.config)
+        )
         self._install_sigquit_handler()
         await server.serve(sockets=self.sockets)
         if not server.started:
