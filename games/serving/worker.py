@@ -164,8 +164,11 @@ class SharingServer(Server):
 
     def _tell_count(self) -> None:
         """Writes this worker's count every ``REFRESH`` seconds, so that the others see it
-        fall as connections close."""
-        if self.shares is None or self.should_exit:
+        fall as connections close; once it stops, its slot is cleared (it takes no more)."""
+        if self.shares is None:
+            return
+        if self.should_exit:
+            self.shares[0].clear(self.shares[1])
             return
         self._fewest_elsewhere(len(self.server_state.connections))
         asyncio.get_running_loop().call_later(REFRESH, self._tell_count)
