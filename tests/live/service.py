@@ -161,6 +161,28 @@ def gunicorn_command(port: int, *options: str) -> list[str]:
     ]
 
 
+@contextmanager
+def gunicorn_on_a_new_database(folder: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]]:
+    """gunicorn as compose runs it, on a new migrated database: its port, its process and
+    its log. The test stops it (or it is killed afterwards)."""
+    with throwaway_database(folder) as database_url:
+        env = service_env(folder, database_url)
+        manage(env, "migrate", "--noinput")
+        port = free_port()
+        log = folder / "server.log"
+        with log.open("wb") as output:
+            server = subprocess.Popen(
+                gunicorn_command(port), cwd=ROOT, env=env, stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            yield port, server, log
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+
+
 def uvicorn_command(port: int) -> list[str]:
     """uvicorn as ``make run`` starts it, with the service's own protocol."""
     return [

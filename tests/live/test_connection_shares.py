@@ -3,7 +3,6 @@
 worker's event loop while the other's idles."""
 
 import http.client
-import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,37 +11,26 @@ from pathlib import Path
 import psutil
 import pytest
 
-from .service import ROOT, free_port, gunicorn_command, manage, service_env, throwaway_database
+from .service import gunicorn_on_a_new_database
 
 pytestmark = pytest.mark.live
 
 
 @contextmanager
 def two_workers(tmp_path: Path) -> Iterator[tuple[int, list[psutil.Process]]]:
-    """The service under gunicorn on a fresh database: its port and its two workers."""
-    with throwaway_database(tmp_path) as database_url:
-        env = service_env(tmp_path, database_url)
-        manage(env, "migrate", "--noinput")
-        port = free_port()
-        log = tmp_path / "server.log"
-        with log.open("wb") as output:
-            server = subprocess.Popen(
-                gunicorn_command(port), cwd=ROOT, env=env, stdout=output,
-                stderr=subprocess.STDOUT,
-            )
-        try:
-            deadline = time.monotonic() + 60
-            workers: list[psutil.Process] = []
-            while len(workers) < 2 and time.monotonic() < deadline:
-                if server.poll() is not None:
-                    pytest.fail(log.read_text(errors="replace")[-3000:])
-                time.sleep(0.2)
-                workers = psutil.Process(server.pid).children()
-            connect(port).close()  # once it answers, both workers are up
-            yield port, workers
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    """The service under gunicorn on a new database: its port and its two workers."""
+    with gunicorn_on_a_new_database(tmp_path) as (port, server, log):
+        deadline = time.monotonic() + 60
+        workers: list[psutil.Process] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            if server.poll() is not None:
+                pytest.fail(log.read_text(errors="replace")[-3000:])
+            time.sleep(0.2)
+            workers = psutil.Process(server.pid).children()
+        connect(port).close()  # once it answers, both workers are up
+        yield port, workers
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def connect(port: int) -> http.client.HTTPConnection:

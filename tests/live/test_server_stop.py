@@ -10,32 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from .service import ROOT, free_port, gunicorn_command, manage, service_env, throwaway_database
+from .service import gunicorn_on_a_new_database
 
 pytestmark = pytest.mark.live
 
 
 def test_a_term_signal_stops_every_worker_cleanly(tmp_path: Path) -> None:
-    with throwaway_database(tmp_path) as database_url:
-        env = service_env(tmp_path, database_url)
-        manage(env, "migrate", "--noinput")
-        port = free_port()
-        log = tmp_path / "server.log"
-        with log.open("wb") as output:
-            server = subprocess.Popen(
-                gunicorn_command(port), cwd=ROOT, env=env, stdout=output,
-                stderr=subprocess.STDOUT,
-            )
-        try:
-            kept = _healthy(port, server, log)  # a keep-alive connection left open
-            _started(log, workers=2)
-            server.send_signal(signal.SIGTERM)
-            assert server.wait(timeout=30) == 0
-            kept.close()
-        finally:
-            if server.poll() is None:
-                server.kill()
-                server.wait()
+    with gunicorn_on_a_new_database(tmp_path) as (port, server, log):
+        kept = _healthy(port, server, log)  # a keep-alive connection left open
+        _started(log, workers=2)
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=30) == 0
+        kept.close()
     text = log.read_text(errors="replace")
     assert "Traceback" not in text, text[-3000:]
     assert text.count("Application shutdown complete") == 2, text[-3000:]
