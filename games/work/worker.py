@@ -43,13 +43,58 @@ def own_connections() -> None:
         settings["CONN_HEALTH_CHECKS"] = True
 
 
+class Signalled:
+    """SIGTERM and SIGINT as a flag, which the main thread turns into its stop.
+
+    A handler runs on the main thread between two of its steps, maybe while that thread
+    holds the lock of the very event the handler would set (inside its own ``Event.wait``,
+    or inside the ``set`` of a signal just before it: a stop of ``make run`` sends two, the
+    process group's and the keeper's). Setting the event there waited on itself forever:
+    the worker never stopped, and its keeper waited for it. So the handler only raises a
+    flag, and the main thread waits in slices of ``SLICE`` seconds, looking at it between.
+    """
+
+    SLICE = 0.25
+
+    def __init__(self) -> None:
+        self.raised = False
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, self._raise)
+
+    def _raise(self, *_: object) -> None:
+        self.raised = True
+
+    def rest(self, stop: threading.Event, seconds: float) -> None:
+        """Waits ``seconds``, or until ``stop`` is set; a signal sets it within a slice."""
+        deadline = time.monotonic() + seconds
+        while not self.stopped(stop):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            stop.wait(min(left, self.SLICE))
+
+    def stopped(self, stop: threading.Event) -> bool:
+        if self.raised:
+            stop.set()  # on the main thread, outside any handler: it may take the lock
+        return stop.is_set()
+
+
+class Unsignalled:
+    """Off the main thread (a test's worker): no signal handlers, the stop event alone."""
+
+    def rest(self, stop: threading.Event, seconds: float) -> None:
+        stop.wait(seconds)
+
+    def stopped(self, stop: threading.Event) -> bool:
+        return stop.is_set()
+
+
 def run(*, interval: float, stop: threading.Event | None = None) -> None:
     """Works until ``stop`` is set (or SIGTERM/SIGINT, in the main thread)."""
     own_connections()
     stop = stop or threading.Event()
-    if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda *_: stop.set())
+    main = threading.current_thread() is threading.main_thread()
+    signals = Signalled() if main else Unsignalled()
     deliveries = Deliveries(stop, interval=interval)
     deliveries.start()
     builder = Builder(stop, interval=interval)
@@ -60,7 +105,7 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
     prune_at = 0.0
     failures = 0
     log.info("worker started: sweeping every %.2f s", interval)
-    while not stop.is_set():
+    while not signals.stopped(stop):
         try:
             close_old_connections()  # one that failed is dropped; the next query opens another
             more = sweeps.run()
@@ -74,10 +119,10 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
             failures += 1
             log.exception("the sweep failed (the database away?): trying again")
             connections.close_all()
-            stop.wait(min(0.5 * 2**failures, LONGEST_WAIT))
+            signals.rest(stop, min(0.5 * 2**failures, LONGEST_WAIT))
             continue
         if not more:  # a full batch may have left more due: sweep again at once
-            stop.wait(interval)
+            signals.rest(stop, interval)
     deliveries.join(timeout=10)
     builder.join(timeout=10)
     grades.join(timeout=15)
@@ -86,24 +131,31 @@ def run(*, interval: float, stop: threading.Event | None = None) -> None:
 
 def keep_alive(arguments: list[str]) -> int:
     """Runs the worker (``manage.py run_worker`` with ``arguments``) in a child process and
-    starts it again whenever it exits; SIGTERM/SIGINT stop both."""
-    stopping = threading.Event()
-    child: subprocess.Popen[bytes] | None = None
-
-    def stop(*_: object) -> None:
-        stopping.set()
-        if child is not None and child.poll() is None:
-            child.terminate()
-
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, stop)
-    while not stopping.is_set():
+    starts it again whenever it exits; SIGTERM/SIGINT stop both (the child told once, and
+    killed if it has not stopped within ``STOP_SECONDS``)."""
+    signals = Signalled()
+    while not signals.raised:
         child = subprocess.Popen([sys.executable, sys.argv[0], "run_worker", *arguments])
-        code = child.wait()
-        if stopping.is_set():
+        code = _watch(child, signals)
+        if signals.raised:
             break
         log.warning("the worker exited (%s): starting it again in 1 s", code)
-        stopping.wait(1)
-    if child is not None and child.poll() is None:
-        child.wait(timeout=15)
+        signals.rest(threading.Event(), 1)
     return 0
+
+
+STOP_SECONDS = 15
+
+
+def _watch(child: subprocess.Popen[bytes], signals: Signalled) -> int:
+    """Waits for ``child`` to exit, telling it to stop once a signal came; its exit code."""
+    told_at = None
+    while True:
+        try:
+            return child.wait(timeout=Signalled.SLICE)
+        except subprocess.TimeoutExpired:
+            if signals.raised and told_at is None:
+                child.terminate()
+                told_at = time.monotonic()
+            elif told_at is not None and time.monotonic() - told_at > STOP_SECONDS:
+                child.kill()
