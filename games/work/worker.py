@@ -56,10 +56,13 @@ class Signalled:
 
     SLICE = 0.25
 
-    def __init__(self) -> None:
+    def __init__(self, *, handle: bool = True) -> None:
+        """``handle``: install the handlers (only the main thread may; off it, a test's
+        worker, the stop event alone stops it)."""
         self.raised = False
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, self._raise)
+        if handle:
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, self._raise)
 
     def _raise(self, *_: object) -> None:
         self.raised = True
@@ -79,22 +82,11 @@ class Signalled:
         return stop.is_set()
 
 
-class Unsignalled:
-    """Off the main thread (a test's worker): no signal handlers, the stop event alone."""
-
-    def rest(self, stop: threading.Event, seconds: float) -> None:
-        stop.wait(seconds)
-
-    def stopped(self, stop: threading.Event) -> bool:
-        return stop.is_set()
-
-
 def run(*, interval: float, stop: threading.Event | None = None) -> None:
     """Works until ``stop`` is set (or SIGTERM/SIGINT, in the main thread)."""
     own_connections()
     stop = stop or threading.Event()
-    main = threading.current_thread() is threading.main_thread()
-    signals = Signalled() if main else Unsignalled()
+    signals = Signalled(handle=threading.current_thread() is threading.main_thread())
     deliveries = Deliveries(stop, interval=interval)
     deliveries.start()
     builder = Builder(stop, interval=interval)
