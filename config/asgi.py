@@ -15,8 +15,9 @@ are not handed over at all: they run on the event loop's own thread, unless
 serves instead (the reference the threaded bridge is measured against: docs/architecture.md).
 
 Served by uvicorn (``make run``) or gunicorn with uvicorn workers (``docker-compose.yml``),
-from one address. The ASGI lifespan is optional: with it, a worker closes its listener for
-game events when it stops.
+from one address. The ASGI lifespan is optional: with it, a worker sets its cycle collector
+once it has loaded (``games.serving.collector``) and closes its listener for game events when
+it stops.
 """
 
 import os
@@ -26,6 +27,7 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
+from games.serving.collector import settle
 from games.serving.quick import quick_now
 from games.serving.threaded_wsgi import ThreadedWSGI
 
@@ -60,6 +62,7 @@ async def lifespan(receive: Any, send: Any) -> None:
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            settle()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await stop_listening()

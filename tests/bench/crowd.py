@@ -1,7 +1,7 @@
 """A crowd of event streams on a few games, and what it costs everyone else's moves.
 
     .venv/bin/python -m tests.bench.crowd [--rounds 3] [--seconds 15] [--clients 8]
-        [--streams 1000] [--games 20]
+        [--streams 1000] [--games 20] [--idle | --deaf | --keys]
 
 The service as ``make bench`` serves it (gunicorn with the compose ``web`` command, its task
 worker beside it, a fresh PostgreSQL database, Redis when given). One client (the mover, a
@@ -14,6 +14,10 @@ their own, which no one watches: theirs are the moves measured. Each round has t
 - during: ``--streams`` event streams open on the mover's games (spread evenly: 50 a game by
   default, so every move of the mover goes to 50 streams, in both worker processes);
 - after: just after those streams have closed (their client has exited).
+
+With ``--idle`` the streams follow as many other games, which no one moves in (what open
+streams cost with nothing sent on them); with ``--deaf`` their holder stops reading once they
+are open (what the writes cost the service when they wake no reader on this machine).
 
 With ``--keys``, keys' own streams (``GET /api/v1/me/stream/``) instead: before each round
 it makes ``--streams``/3 students of a new classroom, each with a bot seated in a game of a
@@ -243,11 +247,19 @@ def main() -> None:
     parser.add_argument("--keys", action="store_true",
                         help="keys' own streams (three a key, each key's bot seated in a game"
                         " the mover plays) instead of game streams")
+    parser.add_argument("--idle", action="store_true",
+                        help="the streams follow games no one moves in: what streams held"
+                        " open cost, with nothing sent on them but heartbeats")
+    parser.add_argument("--deaf", action="store_true",
+                        help="the streams' holder reads nothing once they are open: the"
+                        " service's writes wake no reader on this machine")
     parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
                         help="the checkout to serve (another revision, say)")
     args = parser.parse_args()
     global HOLDER_NICE
     HOLDER_NICE = args.holder_nice
+    if args.deaf:
+        os.environ["STREAMS_DEAF"] = "1"  # read by tests.bench.streams, the holder
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     rounds: list[tuple[dict, dict, dict]] = []
     with tempfile.TemporaryDirectory(prefix="dice-crowd-") as tmp:
@@ -259,6 +271,8 @@ def main() -> None:
                 print(f"round {number}: {held(url, db)}")
                 mover = Mover(url, 0 if args.keys else args.games, [] if args.keys else None)
                 followed = mover.ids
+                if args.idle:  # as many games again, made and never moved in
+                    followed = Mover(url, args.games).ids
                 if args.keys:
                     keys = folder / f"keys-{number}.json"
                     keys.write_text(json.dumps(mover.bots(-(-args.streams // KEY_STREAMS))))

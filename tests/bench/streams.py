@@ -3,7 +3,9 @@
 ``python -m tests.bench.streams URL COUNT GAME_ID...`` opens COUNT streams (spread over the games;
 with ``--keys FILE`` instead of the games, keys' own streams, three a key of the JSON list in FILE)
 on the service at URL, reads each up to its first message, prints ``open <n>`` once every
-stream is open, and then keeps reading (and discarding) until its standard input closes.
+stream is open, and then keeps reading (and discarding) until its standard input closes. With
+``STREAMS_DEAF`` set in its environment it reads nothing more once they are open (each
+connection's reading paused): the service's writes then wake no reader on this machine.
 Used by ``tests/bench/run.py``; plain asyncio sockets, since an SSE client holds a connection and
 reads lines, nothing more. Each stream's writer is kept as long as its reader: asyncio closes
 the connection of a writer that is let go (``StreamWriter.__del__``), which once closed every
@@ -12,6 +14,7 @@ stream here as soon as it had opened.
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -62,7 +65,10 @@ async def main(url: str, count: int, games: list[str]) -> None:
         ]
     streams = await asyncio.gather(*opening)
     print(f"open {len(streams)}", flush=True)
-    draining = [asyncio.create_task(drain(reader)) for reader, _ in streams]
+    deaf = bool(os.environ.get("STREAMS_DEAF"))
+    for _, writer in streams if deaf else ():
+        writer.transport.pause_reading()
+    draining = [] if deaf else [asyncio.create_task(drain(reader)) for reader, _ in streams]
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
     for task in draining:
         task.cancel()
