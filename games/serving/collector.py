@@ -5,7 +5,8 @@ process holds. In a worker that is first of all what loading Django, the service
 libraries made (some 140,000 objects: modules, classes, functions, the URL and serializer
 trees), which live as long as the process and are never garbage. On the 2-core machine each
 full collection took 100 to 200 ms with the interpreter's lock held, every request of the
-worker waiting (docs/benchmark.md, "The collector"); open event streams, whose objects are
+worker waiting (docs/benchmark.md, "The collector, and where the rest of a crowd's cost
+goes"); open event streams, whose objects are
 long-lived too, make full collections come more often. ``settle`` collects once, then moves
 what is left out of the collector's sight (``gc.freeze``): a full collection then traverses
 only what was made since, what requests and open streams hold.

@@ -272,7 +272,9 @@ def main() -> None:
                 mover = Mover(url, 0 if args.keys else args.games, [] if args.keys else None)
                 followed = mover.ids
                 if args.idle:  # as many games again, made and never moved in
-                    followed = Mover(url, args.games).ids
+                    idle = Mover(url, args.games)
+                    idle.conn.close()
+                    followed = idle.ids
                 if args.keys:
                     keys = folder / f"keys-{number}.json"
                     keys.write_text(json.dumps(mover.bots(-(-args.streams // KEY_STREAMS))))

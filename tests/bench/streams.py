@@ -65,10 +65,12 @@ async def main(url: str, count: int, games: list[str]) -> None:
         ]
     streams = await asyncio.gather(*opening)
     print(f"open {len(streams)}", flush=True)
-    deaf = bool(os.environ.get("STREAMS_DEAF"))
-    for _, writer in streams if deaf else ():
-        writer.transport.pause_reading()
-    draining = [] if deaf else [asyncio.create_task(drain(reader)) for reader, _ in streams]
+    draining = []
+    if os.environ.get("STREAMS_DEAF"):
+        for _, writer in streams:
+            writer.transport.pause_reading()
+    else:
+        draining = [asyncio.create_task(drain(reader)) for reader, _ in streams]
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
     for task in draining:
         task.cancel()
