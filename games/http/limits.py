@@ -154,8 +154,8 @@ def hit(
     service down with it."""
     try:
         return _hit(scope, ident, windows, amount, time.time() if at is None else at)
-    except Exception:  # any failure of the cache backend
-        logger.warning("rate limit %s not checked: the cache failed", scope, exc_info=True)
+    except Exception as error:  # noqa: BLE001 - any failure of the cache backend
+        _cache_failed(scope, error)
         return None
 
 
@@ -171,6 +171,13 @@ def _hit(
     return wait
 
 
+def _cache_failed(scope: str, error: Exception) -> None:
+    """One line in the log, not a traceback: the cache failing (its database gone, say) is
+    an outage the operator reads about, not a fault in the code."""
+    said = " ".join(str(error).split()) or type(error).__name__
+    logger.warning("rate limit %s not checked: the cache failed (%s)", scope, said)
+
+
 def over(*, scope: str, ident: str, windows: Sequence[Window]) -> float | None:
     """Without counting: the seconds to wait if a window is already full, else None."""
     return _over(scope, ident, windows)[0]
@@ -183,8 +190,8 @@ def _over(scope: str, ident: str, windows: Sequence[Window]) -> tuple[float | No
     keys = {w: _key(scope, ident, w, i) for w, i in indexes.items()}
     try:
         counts = _cache().get_many(list(keys.values())) if keys else {}
-    except Exception:  # any failure of the cache backend: as in hit()
-        logger.warning("rate limit %s not checked: the cache failed", scope, exc_info=True)
+    except Exception as error:  # noqa: BLE001 - any failure of the cache backend, as in hit()
+        _cache_failed(scope, error)
         return None, False
     wait: float | None = None
     for window, key in keys.items():
