@@ -31,6 +31,8 @@ from django.core.cache import BaseCache, caches
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
+from games.observe.logs import one_line
+
 logger = logging.getLogger(__name__)
 
 UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
@@ -174,8 +176,7 @@ def _hit(
 def _cache_failed(scope: str, error: Exception) -> None:
     """One line in the log, not a traceback: the cache failing (its database gone, say) is
     an outage the operator reads about, not a fault in the code."""
-    said = " ".join(str(error).split()) or type(error).__name__
-    logger.warning("rate limit %s not checked: the cache failed (%s)", scope, said)
+    logger.warning("rate limit %s not checked: the cache failed (%s)", scope, one_line(error))
 
 
 def over(*, scope: str, ident: str, windows: Sequence[Window]) -> float | None:

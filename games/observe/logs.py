@@ -20,3 +20,9 @@ class OneLine(logging.Filter):
         if record.levelno > logging.WARNING:
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
+
+
+def one_line(error: BaseException) -> str:
+    """An exception's text on one line for a log record (its type's name if it has none):
+    an outage the operator reads about, said without the traceback of where it was met."""
+    return " ".join(str(error).split()) or type(error).__name__

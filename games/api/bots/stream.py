@@ -35,6 +35,7 @@ from games.arena.wakeups import key_wakeups
 from games.http.auth import caller_of
 from games.http.codes import HttpCode
 from games.http.problems import problem_response
+from games.observe.logs import one_line
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceCode
 from games.serving.threaded_wsgi import EXECUTOR_KEY
@@ -112,8 +113,7 @@ async def key_stream(
     except Ended:
         return
     except DatabaseError as error:
-        logger.warning("a key's stream ended: the database cannot be read (%s)",
-                       " ".join(str(error).split()) or type(error).__name__)
+        logger.warning("a key's stream ended: the database cannot be read (%s)", one_line(error))
     finally:
         OPEN_STREAMS.dec()
         try:

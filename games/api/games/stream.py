@@ -50,6 +50,7 @@ from games.http.codes import HttpCode, Refused
 from games.http.permissions import require_may_see
 from games.http.problems import problem_response
 from games.http.translation import said
+from games.observe.logs import one_line
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceCode, ServiceError
 from games.play.privacy import private_of
@@ -189,7 +190,7 @@ async def event_stream(
                     logger.warning(
                         "event stream of game %s ended after seq %d: the database cannot be"
                         " read (%s); the client resumes from there", game_id, sent,
-                        _oneline(error),
+                        one_line(error),
                     )
                     return
                 if progress is None:
@@ -224,10 +225,6 @@ def _check_visible(request: HttpRequest, pk: uuid.UUID) -> None:
         require_may_see(request, private_of(pk, found))
 
 
-def _oneline(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
-
-
 @csrf_exempt  # a GET changes nothing; other methods answer 405 like every other path
 def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     """Checks the request and the game, then answers with the stream.
@@ -255,7 +252,7 @@ def game_stream(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     except (ServiceError, Refused) as refused:
         return problem_response(refused.code, said(refused))
     except DatabaseError as error:
-        logger.warning("event stream refused: the database cannot be read (%s)", _oneline(error))
+        logger.warning("event stream refused: the database cannot be read (%s)", one_line(error))
         return problem_response(
             HttpCode.DATABASE_UNAVAILABLE, gettext("the database cannot be reached")
         )
