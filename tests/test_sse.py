@@ -328,6 +328,10 @@ class FakeConnection:
     def __init__(self) -> None:
         self.notes: asyncio.Queue[str | Exception] = asyncio.Queue()
         self.closed = False
+        self.statements: list[str] = []  # LISTEN and UNLISTEN, as sent
+
+    async def execute(self, query: Any) -> None:
+        self.statements.append(query.as_string())
 
     async def notifies(self) -> AsyncIterator[Any]:
         while True:

@@ -3,9 +3,9 @@
 A bot belongs to a student of a classroom, or to the classroom's teacher (``student`` null):
 its owner. A key's stream (``GET /me/stream/``) follows its owner's bots, so a student's
 rotated key keeps them. The stream reads what it sends from the games themselves
-(``games.arena.feed``); it is told when to read again by notifications on the channel of
-game events (``games.db.notify``): a game's own, and its owner's, ``<channel>`` below, which
-these functions send in the caller's transaction (PostgreSQL delivers them when it commits).
+(``games.arena.feed``); it is told when to read again by notifications (``games.db.notify``):
+a game's own, on the game's channel, and its owner's, on the channel of ``<channel>`` below,
+which these functions send in the caller's transaction (PostgreSQL delivers them when it commits).
 A tournament's new status is in no game row: it is written as a ``KeyNotice``.
 """
 
@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from games.db.notify import CHANNEL
+from games.db.notify import channel_of
 from games.models import Bot, KeyNotice, Player
 
 NOTICES_KEPT = dt.timedelta(days=1)
@@ -53,7 +53,7 @@ def tell(owners: Iterable[Owner]) -> None:
         return
     with connection.cursor() as cursor:
         for channel in channels:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, channel])
+            cursor.execute("SELECT pg_notify(%s, %s)", [channel_of(channel), channel])
 
 
 def seats_given(players: Sequence[Player]) -> None:

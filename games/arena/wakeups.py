@@ -6,11 +6,12 @@ On PostgreSQL a key's stream follows, through the worker process's one listener
 notice written, a key revoked) and each game it follows (every move of it), all on one
 subscription: a move wakes it once, as it wakes each game stream of that game, and the
 subscription says which topics woke it. The owner's channel, or the listener's reconnection
-(every topic), means "read everything"; moves only, "read these games". A move whose news
-(the notification's events) holds only what happens within a turn (a roll, a hold, dice set
-aside) in a game still active does not wake it at all: what a key's stream sends changes
-only when a turn passes or a game ends, so two reads of every three in a box game are
-saved, and the wake-ups with them. Elsewhere there are no notifications: the stream reads
+(every topic), means "read everything"; moves only, "read these games" (a game followed for
+the first time in the process is read once more when the listener begins to hear it). A
+move whose news (the notification's events) holds only what happens within a turn (a roll, a
+hold, dice set aside) in a game still active does not wake it at all: what a key's stream
+sends changes only when a turn passes or a game ends, so two reads of every three in a box
+game are saved, and the wake-ups with them. Elsewhere there are no notifications: the stream reads
 everything every ``POLL_SECONDS``.
 """
 
@@ -84,6 +85,13 @@ class KeyWakeups:
         stack = ExitStack()
         stack.enter_context(listener().subscribe(topic, self.subscription))
         return stack
+
+    async def heard(self) -> None:
+        """Returns once the owner's channel is listened on (``Listener.heard``), forgetting
+        the wake-ups so far: the stream reads everything next."""
+        if self.notified:
+            await listener().heard(self.channel)
+            self.subscription.forget()
 
     async def wait(self, timeout: float) -> Woken | None:
         """What woke the stream since it last asked; None once ``timeout`` passed."""

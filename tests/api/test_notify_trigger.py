@@ -1,5 +1,6 @@
 """On PostgreSQL the event log tells listeners of each committed change (migration 0006),
-with the change's events and the game's status where they fit (migration 0016)."""
+with the change's events and the game's status where they fit (migration 0016), on the
+game's own channel (migration 0023)."""
 
 import asyncio
 import uuid
@@ -7,10 +8,11 @@ import uuid
 import psycopg
 import pytest
 from django.db import connection, transaction
+from psycopg import sql
 
 from games.api.games import stream, stream_news
 from games.db import notify
-from games.db.notify import CHANNEL, listen_parameters
+from games.db.notify import listen_parameters
 from games.models import Event, Game
 from tests.conftest import pins_the_fast_path, postgres_only
 
@@ -27,16 +29,19 @@ def heard(listener: psycopg.Connection, expected: int = 0) -> list[str]:
     return notes + [note.payload for note in listener.notifies(timeout=0.2, stop_after=50)]
 
 
+def follow(listener: psycopg.Connection, game: dict) -> None:
+    listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(game["id"])))
+
+
 @pytest.fixture
 def listener():
     with psycopg.connect(**listen_parameters(connection.settings_dict), autocommit=True) as conn:
-        conn.execute(f"LISTEN {CHANNEL}")
         yield conn
 
 
 def test_a_committed_move_is_announced_with_its_last_event(api, listener) -> None:
     game = api.create()
-    heard(listener, 1)  # the new game's own announcement
+    follow(listener, game)
     api.ok(game, "roll")
     api.ok(game, "hold", {"hold": [0]})
     assert [note.split(":")[:3] for note in heard(listener, 2)] == [
@@ -49,7 +54,7 @@ def test_the_announcement_carries_the_events_as_the_events_endpoint_renders_them
 ) -> None:
     """What a stream sends from a notification is what it would send from a read."""
     game = api.create(("Ann", "Ben"))
-    heard(listener, 1)
+    follow(listener, game)
     api.ok(game, "roll")
     api.ok(game, "hold", {"hold": [0, 2]})
     rolled = api.ok(game, "roll")
@@ -63,6 +68,7 @@ def test_the_announcement_carries_the_events_as_the_events_endpoint_renders_them
 
 def test_a_finished_game_is_announced_as_finished(api, listener) -> None:
     game = api.create()
+    follow(listener, game)
     for _ in range(13):
         api.play_turn(game)
     last = api.events(game)[-1]
@@ -73,17 +79,21 @@ def test_a_finished_game_is_announced_as_finished(api, listener) -> None:
 def test_events_too_long_for_a_notification_are_announced_by_their_last_seq(
     api, listener
 ) -> None:
-    """A game of computers only is played to its end as it is created: its whole log in one
-    change, too long to carry (a notification holds under 8000 bytes)."""
-    body = {"ruleset": "yahtzee", "players": [{"name": f"C{n}", "computer": "greedy"}
-                                              for n in range(4)]}
-    game = api.client.post("/api/v1/games/", body, format="json").json()
-    assert heard(listener, 1) == [f"{game['id']}:{api.events(game)[-1]['seq']}"]
+    """A change whose events are too long to carry (a notification holds under 8000 bytes:
+    a whole game of computer turns, say) is announced by the game's last seq alone."""
+    game = api.create()
+    follow(listener, game)
+    first = api.events(game)[-1]["seq"] + 1
+    Event.objects.bulk_create(
+        Event(game_id=game["id"], seq=seq, type="note", data={"pad": "x" * 200})
+        for seq in range(first, first + 60)
+    )
+    assert heard(listener, 1) == [f"{game['id']}:{first + 59}"]
 
 
 def test_a_refused_move_and_a_rolled_back_change_announce_nothing(api, listener) -> None:
     game = api.create()
-    heard(listener, 1)
+    follow(listener, game)
     assert api.move(game, "score", {"category": "chance"}).status_code == 409  # not rolled yet
     with pytest.raises(RuntimeError), transaction.atomic():
         Event.objects.create(game=Game.objects.get(pk=game["id"]), seq=99, type="rolled", data={})
@@ -129,3 +139,39 @@ def test_a_stream_is_sent_each_move_from_its_notification_without_reading_the_lo
     got = asyncio.run(scenario())
     assert got[1:] == [stream_news.sse_message(event) for event in api.events(game)]
     assert reads == [0]
+
+
+def test_a_processs_listener_is_told_only_of_the_games_its_streams_follow(
+    api, monkeypatch
+) -> None:
+    """Moves of a game no stream of the process follows never reach it (migration 0023):
+    every move of every game used to wake every worker's listener."""
+    followed, other = api.create(), api.create()
+    told: list[str] = []
+    wake = notify.Listener._wake
+
+    def counted(self: notify.Listener, game: str, news: str) -> None:
+        told.append(game)
+        wake(self, game, news)
+
+    monkeypatch.setattr(notify.Listener, "_wake", counted)
+
+    def moves() -> None:
+        for game in (other, followed, other):
+            api.ok(game, "roll")
+        connection.close()  # this thread's own
+
+    async def scenario() -> None:
+        listening = notify.listener()
+        with listening.subscribe(followed["id"]) as subscription:
+            for _ in range(200):
+                if listening.connected and followed["id"] in listening.heard_topics:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.to_thread(moves)
+            assert await subscription.wait(5.0)
+            await asyncio.sleep(0.3)  # time for any other notification to come
+        await notify.stop_listening()
+
+    asyncio.run(scenario())
+    assert told == [followed["id"]]

@@ -88,7 +88,8 @@ async def key_stream(
     try:
         yield RETRY
         with key_wakeups(feed.owner.channel) as wakeups:
-            everything, games = True, set[str]()  # subscribed first, then read: none missed
+            await wakeups.heard()  # subscribed and listened first, then read: none missed
+            everything, games = True, set[str]()
             woken_at = 0.0
             beat_due, beats = time.monotonic() + heartbeat, 0
             while True:

@@ -180,7 +180,12 @@ def wakeups(
             yield Polling()
             return
         following = Delivering(str(game_id), outlet or Outlet())
-        with listener().subscribe(game_id, following) as subscription:
+        listening = listener()
+        with listening.subscribe(game_id, following) as subscription:
+            # Its first read, which comes next, must follow the LISTEN on its game: then no
+            # move is missed, and the wake-up the LISTEN brings is one read too many.
+            await listening.heard(game_id)
+            subscription.forget()
             yield cast(Delivering, subscription)
 
     return wake

@@ -1,11 +1,13 @@
 """Telling live listeners that a game's log has grown.
 
-On PostgreSQL a committed change sends ``NOTIFY game_events, '<game id>:<last seq>...'``: a
+On PostgreSQL a committed change sends ``NOTIFY "<game id>", '<game id>:<last seq>...'``: a
 trigger on the event log does it, inside the transaction that writes the events, and
-PostgreSQL delivers it when that commits (migrations 0006 and 0016). Each worker process
-LISTENs on one connection of its own (``Listener``), started by the first event stream that
-waits, and wakes every stream of that process that follows the game named, handing each the
-rest of the payload (the news: the game's status and the new events, where they fit in
+PostgreSQL delivers it when that commits (migrations 0006, 0016 and 0023). Each worker
+process LISTENs on one connection of its own (``Listener``), started by the first event
+stream that waits, on the channels of the topics its streams follow (a game's id, a key's
+owner's channel) and no other: a move of a game no stream of the process follows does not
+wake it. It wakes every stream of that process that follows the game named, handing each
+the rest of the payload (the news: the game's status and the new events, where they fit in
 it): a thousand open streams cost one connection, not a thousand. When that connection is
 lost (the database restarts, say) the listener reconnects with growing pauses and then wakes
 every stream, with no news, so that each reads its game's log again: nothing is missed.
@@ -13,6 +15,7 @@ Other databases have no such channel: their streams poll (see ``games.api.games.
 """
 
 import asyncio
+import hashlib
 import logging
 import random
 import time
@@ -27,7 +30,13 @@ import psycopg
 from django.conf import settings
 from psycopg import sql
 
-CHANNEL = "game_events"
+from games.db.notify.fanout import Fanout, Subscription
+
+__all__ = [
+    "Fanout", "Listener", "Subscription", "channel_of", "listener", "read_news", "stop_listening",
+]
+
+CHANNEL_BYTES = 63  # PostgreSQL's longest identifier, a channel's name among them
 LISTENER_NAME = "dice-game-stream"  # the listening connection's application_name
 CONNECT_SECONDS = 5  # to open the listening connection, before trying again later
 FIRST_PAUSE = 0.5  # seconds before the first reconnection; doubled each failure...
@@ -35,6 +44,9 @@ LONGEST_PAUSE = 30.0  # ...up to this
 # Seconds a listener with no stream left keeps listening before it stops: while it listens,
 # every move's notification wakes it (and its backend) for nothing.
 IDLE_SECONDS = 10.0
+# Seconds a channel no stream follows any more stays LISTENed on: streams of a game come and
+# go in bursts (a page reloaded), and each change of the channels stops the reading a moment.
+UNLISTEN_SECONDS = 1.0
 # Django's own keys in DATABASES[...]["OPTIONS"]; every other key is a libpq parameter.
 DJANGO_OPTIONS = frozenset(
     {
@@ -68,17 +80,31 @@ def listen_parameters(database: Mapping[str, Any]) -> dict[str, Any]:
     return parameters
 
 
+def channel_of(topic: str) -> str:
+    """The channel a topic's notifications are sent on: the topic itself (a game's id, as the
+    trigger of migration 0023 names it), or a digest of a name too long for PostgreSQL (a
+    key's owner's channel)."""
+    if len(topic.encode()) <= CHANNEL_BYTES:
+        return topic
+    return "t" + hashlib.blake2b(topic.encode(), digest_size=16).hexdigest()
+
+
 async def connect_and_listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConnection:
-    """A connection LISTENing on the channel; raises what connecting raises."""
-    conn = await asyncio.wait_for(
+    """A connection for LISTENing (the listener then LISTENs on the channels it needs);
+    raises what connecting raises."""
+    return await asyncio.wait_for(
         psycopg.AsyncConnection.connect(**parameters, autocommit=True), CONNECT_SECONDS
     )
-    try:
-        await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
-    except BaseException:
-        await conn.close()
-        raise
-    return conn
+
+
+def tuning(listen: set[str], unlisten: set[str]) -> sql.Composed:
+    """One round trip of LISTEN and UNLISTEN statements, for these topics' channels."""
+    statements = [
+        sql.SQL("{} {}").format(sql.SQL(verb), sql.Identifier(channel_of(topic)))
+        for verb, topics in (("LISTEN", listen), ("UNLISTEN", unlisten))
+        for topic in sorted(topics)
+    ]
+    return sql.SQL("; ").join(statements)
 
 
 @dataclass(frozen=True)
@@ -109,126 +135,6 @@ def read_news(news: str) -> News | None:
         return None
 
 
-class Subscription:
-    """A stream's interest in one or more topics (a game stream: its game's id; a key's
-    stream: its owner's channel and each of its games): ``wait`` returns when one of them
-    may have news. ``woken`` holds the topics of the wake-ups not yet taken (None: every
-    topic, the listener having reconnected), ``news`` the last one's news.
-
-    Waiting costs a future and a timer, no task: a wake-up is handed to a thousand waiting
-    streams in a row, so what each costs counts (``asyncio.wait_for`` made a task per wait).
-    """
-
-    __slots__ = ("_kept", "_waiter", "game", "news", "woken", "woken_at")
-
-    def __init__(self, game: str = "") -> None:
-        self.game = game  # the topic it was made for (a game stream's only one)
-        self.woken_at = 0.0  # time.monotonic() of the last wake-up
-        # What the last wake-up's notification said after the topic (None: nothing, so
-        # read the log); the stream takes it when it has used it.
-        self.news: str | None = None
-        self.woken: set[str] | None = set()
-        self._kept = False  # a wake-up that came while the stream was not waiting
-        self._waiter: asyncio.Future[bool] | None = None
-
-    def wake(self, news: str | None = None, topic: str | None = None) -> None:
-        self.woken_at = time.monotonic()
-        self.news = news
-        if topic is None:
-            self.woken = None
-        elif self.woken is not None:
-            self.woken.add(topic)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(True)
-        elif waiter is None or waiter.cancelled() or not waiter.result():
-            self._kept = True  # not waiting (or its wait just timed out): the next wait returns
-
-    @property
-    def waiting(self) -> bool:
-        """True while its stream waits in ``wait`` with no wake-up handed to it yet: the
-        stream has sent everything it had, and is doing nothing else."""
-        waiter = self._waiter
-        return waiter is not None and not waiter.done()
-
-    def take_woken(self) -> set[str] | None:
-        """The topics woken since the last call (None: all of them), forgotten here."""
-        woken, self.woken = self.woken, set()
-        return woken
-
-    async def wait(self, timeout: float) -> bool:
-        """True when woken, False at the timeout. A wake-up while not waiting is kept; wake-ups
-        that come together make one."""
-        if self._kept:
-            self._kept = False
-            return True
-        loop = asyncio.get_running_loop()
-        waiter = self._waiter = loop.create_future()
-        timer = loop.call_later(timeout, _time_up, waiter)
-        try:
-            return await waiter
-        finally:
-            timer.cancel()
-            self._waiter = None
-
-
-def _time_up(waiter: "asyncio.Future[bool]") -> None:
-    if not waiter.done():
-        waiter.set_result(False)
-
-
-class Fanout:
-    """The process's streams by topic, and the one hand-out of each piece of news to them.
-
-    A topic is a string: a game's id, or another channel's name (a key's owner's). ``publish``
-    gives the news (the same string object, decoded once by whoever reads it, as
-    ``games.api.games.stream`` does) to every subscription of the topic, in one pass on the
-    event loop; ``publish_all`` wakes every subscription with no news (each then reads what
-    it may have missed). Whatever follows a topic on a process's event loop subscribes here
-    (through ``Listener.subscribe``), a game stream with a subscription of its own, a key's
-    stream with one subscription for all its topics: the listener below feeds it from
-    PostgreSQL's notifications. docs/architecture.md, "Live streams", says how to use it.
-    """
-
-    def __init__(self) -> None:
-        self._topics: dict[str, set[Subscription]] = {}
-
-    def add(self, topic: str, subscription: Subscription | None = None) -> Subscription:
-        """``subscription`` (a new one by default) follows ``topic`` from now on."""
-        subscription = subscription or Subscription(topic)
-        self._topics.setdefault(topic, set()).add(subscription)
-        return subscription
-
-    def remove(self, topic: str, subscription: Subscription) -> None:
-        followers = self._topics.get(topic)
-        if followers is not None:
-            followers.discard(subscription)
-            if not followers:
-                del self._topics[topic]
-
-    def publish(self, topic: str, news: str | None) -> None:
-        for subscription in self._topics.get(topic, ()):
-            subscription.wake(news, topic)
-
-    def publish_all(self) -> None:
-        woken: set[Subscription] = set()
-        for followers in self._topics.values():
-            woken |= followers
-        for subscription in woken:
-            subscription.wake()
-
-    def __bool__(self) -> bool:
-        return bool(self._topics)
-
-    @property
-    def subscriptions(self) -> int:
-        """Subscriptions that follow a topic (one that follows several counts once)."""
-        found: set[Subscription] = set()
-        for followers in self._topics.values():
-            found |= followers
-        return len(found)
-
-
 Connect = Callable[[], Awaitable[psycopg.AsyncConnection]]
 
 
@@ -237,8 +143,13 @@ class Listener:
 
     Runs as a task on the event loop from the first ``subscribe`` until ``stop``, or until
     no stream has followed any game for ``IDLE_SECONDS`` (the next ``subscribe`` starts it
-    again, and a stream reads the log when it opens: nothing is missed). Each
-    notification ``<game>:<news>`` wakes the subscriptions to that game with its news. If the
+    again, and a stream reads the log when it opens: nothing is missed). It LISTENs on the
+    channel of each topic some subscription follows (``channel_of``), and no other: a topic
+    followed for the first time is LISTENed on at once, between two notifications, and its
+    subscriptions are then woken with no news, to read what was committed before
+    (``heard`` lets a stream that has not read yet wait for it instead); a topic no longer
+    followed is UNLISTENed on ``UNLISTEN_SECONDS`` later. Each notification
+    ``<topic>:<news>`` wakes the subscriptions to that topic with its news. If the
     connection fails, the listener says so once in the log, tries again after 0.5 s, 1 s,
     2 s, ... (at most 30 s, with jitter), and once connected again wakes every subscription,
     with no news, so that each stream reads whatever it missed meanwhile.
@@ -252,6 +163,10 @@ class Listener:
         self._idle: asyncio.TimerHandle | None = None
         self.connected = False
         self.connections = 0  # made so far: a test can tell a reconnection happened
+        self.heard_topics: set[str] = set()  # LISTENed on, on the connection now
+        self._retune: asyncio.Future[None] | None = None  # set: the channels must change
+        self._unlisten: asyncio.TimerHandle | None = None
+        self._tuned: asyncio.Future[None] | None = None  # set after each change of channels
 
     @contextmanager
     def subscribe(
@@ -267,12 +182,39 @@ class Listener:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="listener")
         topic = str(game)
         subscription = self.fanout.add(topic, subscription)
+        if topic not in self.heard_topics:
+            self._change_channels()
         try:
             yield subscription
         finally:
             self.fanout.remove(topic, subscription)
             if not self.fanout and self._task is not None and self._idle is None:
                 self._idle = asyncio.get_running_loop().call_later(IDLE_SECONDS, self._rest)
+            elif self._unlisten is None and topic in self.heard_topics:
+                self._unlisten = asyncio.get_running_loop().call_later(
+                    UNLISTEN_SECONDS, self._change_channels
+                )
+
+    async def heard(self, topic: object, timeout: float = CONNECT_SECONDS) -> None:
+        """Returns once the connection LISTENs on ``topic`` (followed by a subscription):
+        from then on no notification of it is missed. At once while not connected: once
+        connected, the listener wakes every subscription. After ``timeout`` at most: the
+        wake-up of a topic newly LISTENed on comes anyway."""
+        deadline = time.monotonic() + timeout
+        while self.connected and str(topic) not in self.heard_topics:
+            tuned = self._tuned
+            left = deadline - time.monotonic()
+            if tuned is None or left <= 0:
+                return
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(tuned), left)
+
+    def _change_channels(self) -> None:
+        """Asks the reading of notifications to stop a moment, to LISTEN and UNLISTEN."""
+        self._unlisten = None
+        retune = self._retune
+        if retune is not None and not retune.done():
+            retune.set_result(None)
 
     def _rest(self) -> None:
         """Stops listening, no stream having followed a game for ``IDLE_SECONDS``. The task
@@ -308,11 +250,8 @@ class Listener:
                 self.connections += 1
                 if self.connections > 1:
                     logger.info("listening for game events again")
-                self._wake_all()  # whatever was committed while no one listened
                 try:
-                    async for note in conn.notifies():
-                        game, _, news = note.payload.partition(":")
-                        self._wake(game, news)
+                    await self._listen(conn)
                     logger.warning("lost the connection listening for game events")
                 except Exception as error:  # noqa: BLE001 - the streams must go on
                     logger.warning("lost the connection listening for game events (%s)",
@@ -322,6 +261,50 @@ class Listener:
             await asyncio.sleep(pause * random.uniform(0.8, 1.2))
             pause = min(pause * 2, LONGEST_PAUSE)
 
+    async def _listen(self, conn: psycopg.AsyncConnection) -> None:
+        """LISTENs on what is followed, hands out the notifications until the channels must
+        change, changes them, and so on; returns (or raises) when the connection is lost."""
+        self.heard_topics = set()
+        loop = asyncio.get_running_loop()
+        first = True
+        while True:
+            self._retune = loop.create_future()
+            added = await self._tune(conn)
+            if first:
+                self._wake_all()  # whatever was committed while no one listened
+                first = False
+            else:
+                self.fanout.publish_to(added)  # whatever was committed before it LISTENed
+            reading = asyncio.ensure_future(self._read(conn))
+            try:
+                await asyncio.wait((reading, self._retune), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                if not reading.done():
+                    reading.cancel()
+                    with suppress(asyncio.CancelledError):
+                        await reading
+            if not reading.cancelled():
+                reading.result()  # raises what lost the connection
+                return
+
+    async def _tune(self, conn: psycopg.AsyncConnection) -> set[str]:
+        """LISTENs on the topics followed and not yet heard, UNLISTENs on those no longer
+        followed, in one round trip; says which it began to hear."""
+        wanted = self.fanout.topics
+        added, dropped = wanted - self.heard_topics, self.heard_topics - wanted
+        if added or dropped:
+            await conn.execute(tuning(added, dropped))
+        self.heard_topics = (self.heard_topics | added) - dropped
+        tuned, self._tuned = self._tuned, asyncio.get_running_loop().create_future()
+        if tuned is not None and not tuned.done():
+            tuned.set_result(None)
+        return added
+
+    async def _read(self, conn: psycopg.AsyncConnection) -> None:
+        async for note in conn.notifies():
+            game, _, news = note.payload.partition(":")
+            self._wake(game, news)
+
     async def _close_connection(self, conn: psycopg.AsyncConnection | None) -> None:
         """Closes ``conn``; the listener's state says so only if it is still the listener's
         connection (a listener that went idle and was woken again may have another)."""
@@ -329,6 +312,7 @@ class Listener:
             return
         if self._conn is conn:
             self._conn, self.connected = None, False
+            self.heard_topics = set()
         with suppress(psycopg.Error, OSError):
             await conn.close()
 
@@ -336,6 +320,9 @@ class Listener:
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
+        if self._unlisten is not None:
+            self._unlisten.cancel()
+            self._unlisten = None
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
