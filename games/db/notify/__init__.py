@@ -190,7 +190,11 @@ class Listener:
             self.fanout.remove(topic, subscription)
             if not self.fanout and self._task is not None and self._idle is None:
                 self._idle = asyncio.get_running_loop().call_later(IDLE_SECONDS, self._rest)
-            elif self._unlisten is None and topic in self.heard_topics:
+            if (
+                self._unlisten is None
+                and topic not in self.fanout
+                and topic in self.heard_topics
+            ):
                 self._unlisten = asyncio.get_running_loop().call_later(
                     UNLISTEN_SECONDS, self._change_channels
                 )
@@ -313,6 +317,9 @@ class Listener:
         if self._conn is conn:
             self._conn, self.connected = None, False
             self.heard_topics = set()
+            tuned = self._tuned
+            if tuned is not None and not tuned.done():
+                tuned.set_result(None)  # ``heard`` waits no more: nothing is heard now
         with suppress(psycopg.Error, OSError):
             await conn.close()
 

@@ -123,6 +123,10 @@ class Fanout:
     def __bool__(self) -> bool:
         return bool(self._topics)
 
+    def __contains__(self, topic: object) -> bool:
+        """Whether some subscription follows ``topic`` now."""
+        return topic in self._topics
+
     @property
     def topics(self) -> set[str]:
         """The topics some subscription follows now."""
