@@ -19,6 +19,9 @@ With ``--idle`` the streams follow as many other games, which no one moves in (w
 streams cost with nothing sent on them); with ``--deaf`` their holder stops reading once they
 are open (what the writes cost the service when they wake no reader on this machine).
 
+With ``--streams 0`` nothing is opened between "before" and "after": what the machine's own
+drift from one phase to the next is, with nothing changed.
+
 With ``--keys``, keys' own streams (``GET /api/v1/me/stream/``) instead: before each round
 it makes ``--streams``/3 students of a new classroom, each with a bot seated in a game of a
 person and the bot, and opens three streams a key; the mover plays the person's first turn
