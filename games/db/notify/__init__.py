@@ -270,6 +270,8 @@ class Listener:
         change, changes them, and so on; returns (or raises) when the connection is lost."""
         self.heard_topics = set()
         loop = asyncio.get_running_loop()
+        if self._tuned is None or self._tuned.done():
+            self._tuned = loop.create_future()  # ``heard`` waits for the first tuning too
         first = True
         while True:
             self._retune = loop.create_future()
