@@ -57,9 +57,8 @@ def test_a_topic_newly_listened_on_wakes_its_streams_and_heard_waits_for_it() ->
             assert await first.wait(0.1)  # connecting wakes all
             with listener.subscribe(OTHER) as early, listener.subscribe(OTHER) as waits:
                 assert OTHER not in listener.heard_topics
-                await listener.heard(OTHER)
+                await listener.heard(OTHER, waits)
                 assert OTHER in listener.heard_topics
-                waits.forget()
                 assert await early.wait(0.1) and early.news is None
                 assert not await waits.wait(0.05)
                 server.made[0].notes.put_nowait(f"{OTHER}:5")

@@ -90,8 +90,7 @@ class KeyWakeups:
         """Returns once the owner's channel is listened on (``Listener.heard``), forgetting
         the wake-ups so far: the stream reads everything next."""
         if self.notified:
-            await listener().heard(self.channel)
-            self.subscription.forget()
+            await listener().heard(self.channel, self.subscription)
 
     async def wait(self, timeout: float) -> Woken | None:
         """What woke the stream since it last asked; None once ``timeout`` passed."""

@@ -184,8 +184,7 @@ def wakeups(
         with listening.subscribe(game_id, following) as subscription:
             # Its first read, which comes next, must follow the LISTEN on its game: then no
             # move is missed, and the wake-up the LISTEN brings is one read too many.
-            await listening.heard(game_id)
-            subscription.forget()
+            await listening.heard(game_id, subscription)
             yield cast(Delivering, subscription)
 
     return wake

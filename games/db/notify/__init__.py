@@ -199,19 +199,27 @@ class Listener:
                     UNLISTEN_SECONDS, self._change_channels
                 )
 
-    async def heard(self, topic: object, timeout: float = CONNECT_SECONDS) -> None:
+    async def heard(
+        self,
+        topic: object,
+        subscription: Subscription | None = None,
+        timeout: float = CONNECT_SECONDS,
+    ) -> None:
         """Returns once the connection LISTENs on ``topic`` (followed by a subscription):
         from then on no notification of it is missed. At once while not connected: once
         connected, the listener wakes every subscription. After ``timeout`` at most: the
-        wake-up of a topic newly LISTENed on comes anyway."""
+        wake-up of a topic newly LISTENed on comes anyway. Then ``subscription`` (the
+        caller's, about to read everything) forgets the wake-ups it was handed so far."""
         deadline = time.monotonic() + timeout
         while self.connected and str(topic) not in self.heard_topics:
             tuned = self._tuned
             left = deadline - time.monotonic()
             if tuned is None or left <= 0:
-                return
+                break
             with suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(tuned), left)
+        if subscription is not None:
+            subscription.forget()
 
     def _change_channels(self) -> None:
         """Asks the reading of notifications to stop a moment, to LISTEN and UNLISTEN."""
