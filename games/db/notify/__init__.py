@@ -41,8 +41,9 @@ LISTENER_NAME = "dice-game-stream"  # the listening connection's application_nam
 CONNECT_SECONDS = 5  # to open the listening connection, before trying again later
 FIRST_PAUSE = 0.5  # seconds before the first reconnection; doubled each failure...
 LONGEST_PAUSE = 30.0  # ...up to this
-# Seconds a listener with no stream left keeps listening before it stops: while it listens,
-# every move's notification wakes it (and its backend) for nothing.
+# Seconds a listener with no stream left keeps its connection before it closes it: a stream
+# that comes back meanwhile finds it connected (it LISTENs on nothing by then, so no move
+# wakes it), and one that comes later starts a new one.
 IDLE_SECONDS = 10.0
 # Seconds a channel no stream follows any more stays LISTENed on: streams of a game come and
 # go in bursts (a page reloaded), and each change of the channels stops the reading a moment.
@@ -89,7 +90,7 @@ def channel_of(topic: str) -> str:
     return "t" + hashlib.blake2b(topic.encode(), digest_size=16).hexdigest()
 
 
-async def connect_and_listen(parameters: Mapping[str, Any]) -> psycopg.AsyncConnection:
+async def connect_listening(parameters: Mapping[str, Any]) -> psycopg.AsyncConnection:
     """A connection for LISTENing (the listener then LISTENs on the channels it needs);
     raises what connecting raises."""
     return await asyncio.wait_for(
@@ -223,7 +224,9 @@ class Listener:
 
     def _change_channels(self) -> None:
         """Asks the reading of notifications to stop a moment, to LISTEN and UNLISTEN."""
-        self._unlisten = None
+        if self._unlisten is not None:
+            self._unlisten.cancel()  # this change makes the pending one too
+            self._unlisten = None
         retune = self._retune
         if retune is not None and not retune.done():
             retune.set_result(None)
@@ -365,7 +368,7 @@ def listener() -> Listener:
         for old in [other for other in _listeners if other.is_closed()]:
             del _listeners[old]
         parameters = listen_parameters(settings.DATABASES["default"])
-        found = _listeners[loop] = Listener(lambda: connect_and_listen(parameters))
+        found = _listeners[loop] = Listener(lambda: connect_listening(parameters))
     return found
 
 
