@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
+from games.serving import handoff
 from games.serving.collector import settle
 from games.serving.quick import quick_now
 from games.serving.threaded_wsgi import ThreadedWSGI
@@ -38,6 +39,9 @@ def bridge() -> Any:
     """The ASGI application that runs Django's requests, as ``SERVER_BRIDGE`` says."""
     if settings.SERVER_BRIDGE == "plain":
         return get_asgi_application()
+    handoff.configure(
+        settings.SERVER_STREAM_SENDER_NICE if settings.SERVER_STREAM_SENDER else None
+    )
     return ThreadedWSGI(
         get_wsgi_application(),
         threads=settings.SERVER_THREADS,
@@ -66,5 +70,6 @@ async def lifespan(receive: Any, send: Any) -> None:
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await stop_listening()
+            handoff.stop()
             await send({"type": "lifespan.shutdown.complete"})
             return

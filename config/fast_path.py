@@ -6,10 +6,11 @@ them all; SERVER_QUICK_ON_LOOP, DATABASE_PREPARE and GAMES_KEPT stay beside the 
 they go with there.
 """
 
-from config.env import env_bool, env_choice
+from config.env import env_bool, env_choice, env_int
 
 __all__ = [
-    "DATABASE_PIPELINE", "DATABASE_WRITES", "SERVER_ACCEPT_PACING", "SERVER_BRIDGE", "STREAMS_NEWS",
+    "DATABASE_PIPELINE", "DATABASE_WRITES", "SERVER_ACCEPT_PACING", "SERVER_BRIDGE",
+    "SERVER_STREAM_SENDER", "SERVER_STREAM_SENDER_NICE", "STREAMS_NEWS",
 ]
 
 # "threaded" (games.serving.threaded_wsgi) or "plain" (Django's own ASGI handler).
@@ -24,3 +25,9 @@ DATABASE_PIPELINE = env_bool("DATABASE_PIPELINE", True)
 DATABASE_WRITES = env_choice("DATABASE_WRITES", "sql", ("sql", "orm"))
 # A stream sends the events its notification carries (games.db.notify); false: it reads the log.
 STREAMS_NEWS = env_bool("STREAMS_NEWS", True)
+# Each worker process has its live streams written by a process of its own, the stream
+# sender (games.serving.handoff), at this niceness above the worker's and without preempting
+# it: a move's request never waits for a crowd of spectators' writes, and on a full machine
+# the writes wait for the moves. Off (false), the worker writes each stream itself.
+SERVER_STREAM_SENDER = env_bool("SERVER_STREAM_SENDER", True)
+SERVER_STREAM_SENDER_NICE = env_int("SERVER_STREAM_SENDER_NICE", 5, minimum=0)

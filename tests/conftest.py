@@ -154,6 +154,19 @@ def isolated_cache(settings) -> None:
     kept.clear()  # the games the last test's moves kept
 
 
+@pytest.fixture(autouse=True)
+def no_stream_sender() -> Iterator[None]:
+    """In this process the streams are written by the server's side itself, whatever
+    importing ``config.asgi`` configured: the fake connections of the unit tests have no
+    descriptor to hand over. The stream sender is tested on its own (tests/test_handoff.py)
+    and behind the live servers."""
+    from games.serving import handoff
+
+    handoff.configure(None)
+    yield
+    handoff.stop()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def quick_password_hashing() -> Iterator[None]:
     """Passwords hashed in a blink in this process: the admin's tests log in and fail to

@@ -77,7 +77,11 @@ class AsyncBody:
             outlet = Outlet()  # never connected: shut
         try:
             async for part in parts:
-                await send({"type": "http.response.body", "body": part, "more_body": True})
+                if not outlet.handed:
+                    await send({"type": "http.response.body", "body": part, "more_body": True})
+                elif not await outlet.send(part):
+                    return  # the stream sender let go of it: its connection is closed
+            await outlet.release()  # what the stream sender holds is written first
             outlet.shut()  # before the last chunk: nothing may follow it
             await send({"type": "http.response.body", "body": b""})
         except OSError:

@@ -164,16 +164,18 @@ def floor(postgres: str, clients: int, seconds: int, folder: Path) -> float:
 
 
 def process_tree(pid: int) -> list[int]:
-    """``pid`` and its children (gunicorn's workers)."""
-    found = [pid]
+    """``pid`` and its descendants (gunicorn's workers, and each worker's stream sender)."""
+    parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
+            parents[int(entry.name)] = int(fields[1])
+    found = [pid]
+    for one in found:  # grows as it goes: the children of each process found
+        found.extend(child for child, parent in parents.items() if parent == one)
     return found
 
 

@@ -38,6 +38,7 @@ from games.http.problems import problem_response
 from games.observe.logs import one_line
 from games.observe.metrics import OPEN_STREAMS
 from games.play.errors import ServiceCode
+from games.serving.outlet import Outlet
 from games.serving.threaded_wsgi import EXECUTOR_KEY
 
 logger = logging.getLogger(__name__)
@@ -187,6 +188,9 @@ def me_stream(request: HttpRequest) -> HttpResponseBase:
         key_stream(feed, slot=slot, stream_id=stream_id, executor=executor),
         content_type="text/event-stream",
     )
+    # Its parts are written by the worker's stream sender, when it has one: the server that
+    # sends the body hands the connection over (games.serving.outlet).
+    response.outlet = Outlet()  # type: ignore[attr-defined]
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
     return response

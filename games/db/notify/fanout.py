@@ -3,6 +3,7 @@
 
 import asyncio
 import time
+from collections.abc import Iterable
 
 
 class Subscription:
@@ -39,6 +40,16 @@ class Subscription:
             waiter.set_result(True)
         elif waiter is None or waiter.cancelled() or not waiter.result():
             self._kept = True  # not waiting (or its wait just timed out): the next wait returns
+
+    @classmethod
+    def wake_all(
+        cls, subscriptions: "Iterable[Subscription]", news: str | None, topic: str
+    ) -> None:
+        """Wakes each of ``subscriptions`` (all of this class) with the news of ``topic``. A
+        class may do better by taking them together: a move reaches every stream of its game
+        in one pass (``games.api.games.stream_news.Delivering``)."""
+        for subscription in subscriptions:
+            subscription.wake(news, topic)
 
     @property
     def waiting(self) -> bool:
@@ -110,8 +121,14 @@ class Fanout:
                 del self._topics[topic]
 
     def publish(self, topic: str, news: str | None) -> None:
-        for subscription in self._topics.get(topic, ()):
-            subscription.wake(news, topic)
+        followers = self._topics.get(topic)
+        if not followers:
+            return
+        kinds: dict[type[Subscription], list[Subscription]] = {}
+        for subscription in followers:
+            kinds.setdefault(type(subscription), []).append(subscription)
+        for kind, group in kinds.items():
+            kind.wake_all(group, news, topic)
 
     def publish_all(self) -> None:
         woken: set[Subscription] = set()
