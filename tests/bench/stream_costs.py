@@ -1,0 +1,116 @@
+"""What a crowd of event streams adds to each move's processor time, process by process.
+
+    .venv/bin/python -m tests.bench.stream_costs [--rounds 3] [--seconds 10] [--streams 1000]
+        [--games 20] [--source PATH]
+
+The service as ``make bench`` serves it (``tests.bench.run.served``: gunicorn with the
+compose ``web`` command, a fresh PostgreSQL database, Redis when given). One client alone
+(``tests.bench.crowd.Mover``) moves without pause in ``--games`` games; no one else plays.
+Each round measures it twice, ``--seconds`` each: with no stream open, then with
+``--streams`` streams spread over its games (every move sent to 50 streams by default). It
+prints the mover's moves a second and, for each move, the processor time (user and system,
+from /proc) of the service's web processes (gunicorn's master and workers), of their
+stream senders (``games.serving.sender``), of PostgreSQL's processes, and of the streams'
+holder (this machine's stand-in for the spectators' browsers). Unlike the rates of
+``tests.bench.crowd``, processor time a move hardly moves with the machine's other load.
+
+Set ``SERVER_STREAM_SENDER=false`` in its environment to measure the workers writing every
+stream themselves.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.bench import sides
+from tests.bench.crowd import ROOT_SOURCE, Mover
+from tests.bench.run import SERVERS, open_streams, served
+
+SETTLE_SECONDS = 2.0  # after the mover starts, or the streams open, before measuring
+KINDS = ("web", "sender", "postgres", "holder")
+
+
+def processes(server: int) -> dict[str, list[int]]:
+    """The processes of each kind now running."""
+    tree = set(sides.process_tree(server))
+    found: dict[str, list[int]] = {kind: [] for kind in KINDS}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        if "games.serving.sender" in command:
+            found["sender"].append(pid)
+        elif pid in tree:
+            found["web"].append(pid)
+        elif command.startswith("postgres"):
+            found["postgres"].append(pid)
+        elif "tests.bench.streams" in command:
+            found["holder"].append(pid)
+    return found
+
+
+def measure(url: str, mover: Mover, seconds: int) -> tuple[float, dict[str, float]]:
+    """The mover's moves a second, and each kind's processor time a move (µs)."""
+    found = processes(SERVERS[url])
+    used = {kind: sides.cpu_seconds(pids) for kind, pids in found.items()}
+    moved, started = mover.moves, time.monotonic()
+    time.sleep(seconds)
+    took, moves = time.monotonic() - started, mover.moves - moved
+    return moves / took, {
+        kind: 1e6 * (sides.cpu_seconds(found[kind]) - used[kind]) / max(moves, 1)
+        for kind in KINDS
+    }
+
+
+def line(label: str, rate: float, costs: dict[str, float]) -> str:
+    parts = ", ".join(f"{kind} {costs[kind]:.0f}" for kind in KINDS)
+    return f"  {label}: {rate:.0f} moves/s; µs of processor time a move: {parts}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=10, help="of each measure")
+    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--postgres", default=os.environ.get(
+        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
+                        help="the checkout to serve (another revision, say)")
+    args = parser.parse_args()
+    sender = os.environ.get("SERVER_STREAM_SENDER", "true")
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f};"
+          f" SERVER_STREAM_SENDER={sender}")
+    added: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    with (
+        tempfile.TemporaryDirectory(prefix="dice-stream-costs-") as tmp,
+        served(args.source, args, Path(tmp) / "this") as (url, _),
+    ):
+        for number in range(1, args.rounds + 1):
+            print(f"round {number}:")
+            with Mover(url, args.games) as mover:
+                time.sleep(SETTLE_SECONDS)
+                rate, alone = measure(url, mover, args.seconds)
+                print(line("no stream", rate, alone))
+                with open_streams(url, args.streams, mover.ids):
+                    time.sleep(SETTLE_SECONDS)
+                    rate, crowd = measure(url, mover, args.seconds)
+                print(line(f"{args.streams} streams", rate, crowd))
+            for kind in KINDS:
+                added[kind].append(crowd[kind] - alone[kind])
+    print("what the streams added to a move, median over the rounds (µs of processor time): "
+          + ", ".join(f"{kind} {statistics.median(added[kind]):.0f}" for kind in KINDS))
+    print(f"rerun: .venv/bin/python -m tests.bench.stream_costs {' '.join(sys.argv[1:])}")
+
+
+if __name__ == "__main__":
+    main()
