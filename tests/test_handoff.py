@@ -8,6 +8,7 @@ import signal
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -61,6 +62,28 @@ class Connections:
         self.server.close()
 
 
+@asynccontextmanager
+async def linked() -> AsyncIterator[tuple[handoff.Link, Connections]]:
+    """This loop's link to a sender, and connections to hand it; closed afterwards."""
+    connections = Connections()
+    try:
+        found = handoff.link()
+        assert found is not None
+        yield found, connections
+    finally:
+        connections.close()
+
+
+async def handed_one(
+    link: handoff.Link, connections: Connections, small: bool = False
+) -> tuple[Any, socket.socket, handoff.Handed]:
+    """A new connection, handed to the sender: its transport, its client, its handle."""
+    transport, client = await connections.open(small)
+    handed = link.hand(transport)
+    assert handed is not None
+    return transport, client, handed
+
+
 async def received(client: socket.socket, size: int) -> bytes:
     """``size`` bytes from ``client``, or fewer if its connection ends first."""
 
@@ -103,10 +126,7 @@ async def until(condition: Any) -> None:
 
 def test_the_parts_of_a_turn_reach_every_stream_in_order_as_chunks(sender: None) -> None:
     async def scenario() -> None:
-        connections = Connections()
-        try:
-            link = handoff.link()
-            assert link is not None
+        async with linked() as (link, connections):
             pairs = [await connections.open() for _ in range(5)]
             handed = [link.hand(transport) for transport, _ in pairs]
             move, other = b"id: 2\nevent: rolled\n\n", b"id: 3\nevent: held\n\n"
@@ -123,21 +143,14 @@ def test_the_parts_of_a_turn_reach_every_stream_in_order_as_chunks(sender: None)
             assert await received(pairs[0][1], len(first)) == first
             for _, client in pairs[1:]:
                 assert await received(client, len(expected) + 5) == expected + b"0\r\n\r\n"
-        finally:
-            connections.close()
 
     asyncio.run(scenario())
 
 
 def test_a_slow_reader_is_held_back_then_resumed(sender: None) -> None:
     async def scenario() -> None:
-        connections = Connections()
-        try:
-            link = handoff.link()
-            assert link is not None
-            transport, client = await connections.open(small=True)
-            handed = link.hand(transport)
-            assert handed is not None
+        async with linked() as (link, connections):
+            _, client, handed = await handed_one(link, connections, small=True)
             part, written = b"x" * 16384, 0
             while not handed.paused:  # the client reads nothing meanwhile
                 if link.write(handed, part):
@@ -151,21 +164,14 @@ def test_a_slow_reader_is_held_back_then_resumed(sender: None) -> None:
             assert len(await received(client, written)) == written  # the client catches up
             await asyncio.wait_for(resuming, WITHIN)
             assert not handed.paused and link.write(handed, part)
-        finally:
-            connections.close()
 
     asyncio.run(scenario())
 
 
 def test_a_client_that_lets_too_much_pile_up_is_disconnected(sender: None) -> None:
     async def scenario() -> None:
-        connections = Connections()
-        try:
-            link = handoff.link()
-            assert link is not None
-            transport, client = await connections.open(small=True)
-            handed = link.hand(transport)
-            assert handed is not None
+        async with linked() as (link, connections):
+            transport, client, handed = await handed_one(link, connections, small=True)
             part = b"x" * 65536
             for _ in range(2 * MOST_WAITING // len(part)):
                 handed.paused = False  # as a body that took no notice would
@@ -175,8 +181,6 @@ def test_a_client_that_lets_too_much_pile_up_is_disconnected(sender: None) -> No
             assert handed.dropped and transport.is_closing()
             assert not link.write(handed, part)
             assert await ended(client)
-        finally:
-            connections.close()
 
     asyncio.run(scenario())
 
@@ -187,10 +191,7 @@ def test_streams_end_when_their_sender_dies_and_the_next_starts_a_new_one(
     monkeypatch.setattr(handoff, "RESTART_SECONDS", 0.0)
 
     async def scenario() -> None:
-        connections = Connections()
-        try:
-            link = handoff.link()
-            assert link is not None
+        async with linked() as (link, connections):
             pairs = [await connections.open() for _ in range(3)]
             handed = [link.hand(transport) for transport, _ in pairs]
             for one in handed:
@@ -210,8 +211,6 @@ def test_streams_end_when_their_sender_dies_and_the_next_starts_a_new_one(
             assert one is not None and again.write(one, b"data: after\n\n")
             after = chunk(b"data: after\n\n")
             assert await received(client, len(after)) == after
-        finally:
-            connections.close()
 
     asyncio.run(scenario())
 
@@ -220,21 +219,14 @@ def test_a_stream_let_go_of_ends_with_its_worker_end_and_the_sender_with_its_wor
     sender: None,
 ) -> None:
     async def scenario() -> None:
-        connections = Connections()
-        try:
-            link = handoff.link()
-            assert link is not None
-            transport, client = await connections.open()
-            handed = link.hand(transport)
-            assert handed is not None
+        async with linked() as (link, connections):
+            transport, client, handed = await handed_one(link, connections)
             link.write(handed, b"data: x\n\n")
             link.release(handed)  # not waited for: the client went away, say
             transport.close()
             assert await ended(client)  # the sender keeps no copy of the connection open
             link.sock.close()  # the worker's end gone, as when the worker dies
             await asyncio.to_thread(link.process.wait, WITHIN)
-        finally:
-            connections.close()
 
     asyncio.run(scenario())
 
@@ -264,8 +256,7 @@ def test_a_streamed_answer_goes_through_the_sender_and_ends_after_it(sender: Non
         yield b"id: 3\n\n"
 
     async def scenario() -> None:
-        connections = Connections()
-        try:
+        async with linked() as (_, connections):
             transport, client = await connections.open()
             response = StreamingHttpResponse(parts(), content_type="text/event-stream")
             response.outlet = outlet  # type: ignore[attr-defined]
@@ -276,7 +267,5 @@ def test_a_streamed_answer_goes_through_the_sender_and_ends_after_it(sender: Non
             )
             assert await received(client, len(expected)) == expected
             assert not outlet.open
-        finally:
-            connections.close()
 
     asyncio.run(scenario())

@@ -676,6 +676,33 @@ def test_a_waiting_stream_is_sent_each_move_by_its_subscription_without_waking()
     assert re.findall(rb"id: (\d+)", b"".join(rest)) == [b"5", b"6", b"7"]
 
 
+def test_a_move_reaches_every_stream_of_its_game_in_one_pass() -> None:
+    async def scenario() -> tuple[list[Connection], list[bool], bytes]:
+        fanout = notify.Fanout()
+        connections = [Connection(), Connection()]
+        bodies = [delivering_stream(fanout, c)[0] for c in connections]
+        bodies.append(delivering_stream(fanout, None)[0])  # no outlet: it must be woken
+        for body in bodies:
+            assert await anext(body) == RETRY
+        pending = [asyncio.ensure_future(anext(body)) for body in bodies]
+        await settle()
+        fanout.publish(str(GAME), news(2, "active", 2))
+        woken = await asyncio.wait_for(pending[2], 1)
+        await settle()
+        done = [waiting.done() for waiting in pending[:2]]
+        for waiting in pending[:2]:
+            waiting.cancel()
+        await asyncio.gather(*pending[:2], return_exceptions=True)
+        for body in bodies:
+            await body.aclose()  # type: ignore[attr-defined]
+        return connections, done, woken
+
+    connections, done, woken = asyncio.run(scenario())
+    assert [c.parts() for c in connections] == [[sse_message(carried(2))]] * 2
+    assert done == [False, False]  # the two streams in step slept through it
+    assert woken == sse_message(carried(2))
+
+
 def test_a_move_the_subscription_may_not_send_itself_wakes_the_stream() -> None:
     async def scenario(
         shut: bool, paused: bool, gone: bool, status: str

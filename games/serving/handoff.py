@@ -107,8 +107,9 @@ class Link:
         return handed
 
     def write(self, handed: Handed, part: bytes) -> bool:
-        """Hands ``part`` (one chunk of the chunked answer) to ``handed``'s stream; False when
-        it cannot take it now (held back for a slow reader, or let go of)."""
+        """Hands ``part`` (framed as one chunk of the chunked answer when it is sent) to
+        ``handed``'s stream; False when it cannot take it now (held back for a slow reader,
+        or let go of)."""
         if handed.paused or handed.dropped:
             return False
         turn = self._turn

@@ -118,6 +118,9 @@ class Sender:
 
     def _act(self, kind: int, number: int, rest: bytes) -> None:
         if kind == OPEN:
+            if not self.descriptors:  # its descriptor did not come: nothing to write to
+                self._reply(DROPPED, number)
+                return
             self._open(number, socket.socket(fileno=self.descriptors.popleft()))
         elif kind == WRITE:
             ids = struct.unpack_from(IDS.format(number), rest)
