@@ -153,13 +153,11 @@ class Delivering(Subscription):
         self.sent_at = 0.0
 
     def wake(self, news: str | None = None, topic: str | None = None) -> None:
-        if news and self.waiting and self.outlet.open and self._deliver(news):
-            return
-        super().wake(news, topic)
+        self.wake_all((self,), news, topic)
 
     @classmethod
     def wake_all(
-        cls, subscriptions: Iterable[Subscription], news: str | None, topic: str
+        cls, subscriptions: Iterable[Subscription], news: str | None, topic: str | None
     ) -> None:
         """A move to every stream of its game in the process, in one pass: decoded and
         checked once, then written to each stream in step (the same bytes), the others
@@ -177,16 +175,6 @@ class Delivering(Subscription):
                 stream.sent, stream.sent_at = last, now
             else:
                 Subscription.wake(stream, news, topic)
-
-    def _deliver(self, news: str) -> bool:
-        found = _decoded(news)
-        if found is None or found.over or not found.events or len(found.events) >= BATCH:
-            return False
-        if found.events[0]["seq"] != self.sent + 1 or not self.outlet.write(found.payload):
-            return False
-        self.sent = found.events[-1]["seq"]
-        self.sent_at = time.monotonic()
-        return True
 
 
 def wakeups(

@@ -43,7 +43,7 @@ class Subscription:
 
     @classmethod
     def wake_all(
-        cls, subscriptions: "Iterable[Subscription]", news: str | None, topic: str
+        cls, subscriptions: "Iterable[Subscription]", news: str | None, topic: str | None
     ) -> None:
         """Wakes each of ``subscriptions`` (all of this class) with the news of ``topic``. A
         class may do better by taking them together: a move reaches every stream of its game
