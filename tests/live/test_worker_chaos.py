@@ -211,6 +211,10 @@ def test_a_worker_outlives_its_connections_cut_and_the_database_refusing_them(ch
         assert wait_for(lambda: all(timeouts(service, g) == 1 for g in games), 60)
         assert time.monotonic() - back < 60
         assert survivor.poll() is None
+    # The web service's pool, refused meanwhile, finds the database again by itself; the
+    # module's next test starts once it has (its first request would otherwise wait on the
+    # pool's next attempt).
+    assert wait_for(lambda: service.call("GET", "/api/v1/health/")[0] == 200, 60)
 
 
 @pytest.mark.skipif(shutil.which("faketime") is None, reason="needs Debian's faketime")
