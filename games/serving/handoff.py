@@ -51,6 +51,11 @@ RELEASE_SECONDS = 5.0  # how long the end of an answer waits for the sender to w
 PACKAGES = Path(__file__).resolve().parents[2]
 
 
+def chunk(part: bytes) -> bytes:
+    """``part`` framed as one chunk of a chunked answer, as uvicorn's ``send`` frames it."""
+    return b"%x\r\n%b\r\n" % (len(part), part)
+
+
 class Handed:
     """One stream handed to the sender."""
 
@@ -156,10 +161,10 @@ class Link:
         for entry in turn:
             if type(entry) is list:
                 part, ids = entry
-                chunk = b"%x\r\n%b\r\n" % (len(part), part)
-                pending += HEAD.pack(WRITE, 4 * len(ids) + len(chunk), len(ids))
+                framed = chunk(part)
+                pending += HEAD.pack(WRITE, 4 * len(ids) + len(framed), len(ids))
                 pending += struct.pack(IDS.format(len(ids)), *ids)
-                pending += chunk
+                pending += framed
                 continue
             frame, descriptor = entry
             if descriptor is None:

@@ -29,7 +29,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from games.serving.handoff import RELEASE_SECONDS, Handed, Link, link
+from games.serving.handoff import RELEASE_SECONDS, Handed, Link, chunk, link
 
 logger = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ def direct_write(send: Any) -> Write | None:
             or transport.is_closing()
         ):
             return False
-        transport.write(b"%x\r\n%b\r\n" % (len(part), part))
+        transport.write(chunk(part))
         return True
 
     return write
