@@ -171,7 +171,9 @@ class Sender:
             self._reply(PAUSED, stream_id)
 
     def _flush(self, stream_id: int) -> None:
-        stream = self.streams[stream_id]
+        stream = self.streams.get(stream_id)
+        if stream is None:
+            return  # let go of earlier in the same wake-up
         while stream.waiting:
             part = stream.waiting[0]
             try:
