@@ -56,16 +56,19 @@ MOST_DESCRIPTORS = 64  # descriptors taken with one read of the control connecti
 class Stream:
     """One handed connection: its socket and what it could not take yet."""
 
-    __slots__ = ("closing", "paused", "sock", "waiting")
+    __slots__ = ("closing", "paused", "sock", "waiting", "waiting_bytes")
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.waiting: deque[memoryview] = deque()
+        self.waiting_bytes = 0  # kept with ``waiting``: a slow reader's every part checks it
         self.paused = False
         self.closing = False
 
-    def waiting_bytes(self) -> int:
-        return sum(len(part) for part in self.waiting)
+    def wait(self, part: memoryview) -> None:
+        """``part`` waits, after what waits already, for the client to take more."""
+        self.waiting.append(part)
+        self.waiting_bytes += len(part)
 
 
 class Sender:
@@ -145,7 +148,7 @@ class Sender:
         if stream is None:
             return  # let go of already (dropped)
         if stream.waiting:
-            stream.waiting.append(part)
+            stream.wait(part)
             self._pile_up(stream_id, stream)
             return
         try:
@@ -156,12 +159,12 @@ class Sender:
             self._let_go(stream_id, DROPPED)
             return
         if sent < len(part):
-            stream.waiting.append(part[sent:])
+            stream.wait(part[sent:])
             self.selector.register(stream.sock, selectors.EVENT_WRITE, stream_id)
             self._pile_up(stream_id, stream)
 
     def _pile_up(self, stream_id: int, stream: Stream) -> None:
-        waiting = stream.waiting_bytes()
+        waiting = stream.waiting_bytes
         if waiting > MOST_WAITING:
             with suppress(OSError):
                 stream.sock.shutdown(socket.SHUT_RDWR)  # the worker's end sees it close too
@@ -183,6 +186,7 @@ class Sender:
             except OSError:
                 self._let_go(stream_id, DROPPED)
                 return
+            stream.waiting_bytes -= sent
             if sent < len(part):
                 stream.waiting[0] = part[sent:]
                 return
