@@ -228,12 +228,16 @@ def yahtzee_positions(draw: st.DrawFn, most_open: int = 13) -> dict[str, Any]:
             card[box.id] = None
         else:
             card[box.id] = box.score(draw(five_dice))
-    bonus = 100 * draw(st.integers(0, 3)) if card["yahtzee"] == 50 else 0
+    options = draw(st.sampled_from(YAHTZEE_OPTIONS))
+    # A bonus some game reaching this card under these options has earned (one at most
+    # with a single bonus, none without).
+    most = YAHTZEE.most_bonus(card, YAHTZEE.validate_options(options)) // 100
+    bonus = 100 * draw(st.integers(0, min(3, most)))
     five_alike = draw(st.booleans())
     dice = [draw(faces)] * 5 if five_alike else draw(five_dice)
     return {
         "card": card, "bonus": bonus, "dice": dice, "rolls_used": draw(st.integers(1, 3)),
-        "options": draw(st.sampled_from(YAHTZEE_OPTIONS)),
+        "options": options,
     }
 
 
