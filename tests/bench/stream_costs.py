@@ -1,7 +1,7 @@
 """What a crowd of event streams adds to each move's processor time, process by process.
 
     .venv/bin/python -m tests.bench.stream_costs [--rounds 3] [--seconds 10] [--streams 1000]
-        [--games 20] [--source PATH]
+        [--games 20] [--control] [--source PATH]
 
 The service as ``make bench`` serves it (``tests.bench.run.served``: gunicorn with the
 compose ``web`` command, a fresh PostgreSQL database, Redis when given). One client alone
@@ -11,8 +11,18 @@ Each round measures it twice, ``--seconds`` each: with no stream open, then with
 prints the mover's moves a second and, for each move, the processor time (user and system,
 from /proc) of the service's web processes (gunicorn's master and workers), of their
 stream senders (``games.serving.sender``), of PostgreSQL's processes, and of the streams'
-holder (this machine's stand-in for the spectators' browsers). Unlike the rates of
-``tests.bench.crowd``, processor time a move hardly moves with the machine's other load.
+holder (this machine's stand-in for the spectators' browsers).
+
+A process's processor time for the same work grows when the machine's other cores are busy
+(caches and the host's own sharing of its cores), so what the streams add to the web
+workers' and PostgreSQL's share is partly their code and partly the holder's and the
+senders' work beside them. ``--control`` tells the two apart: each round measures a third
+time, with no stream open and in their place a process that only spins (pure Python) for as
+large a share of a core as the holder and the senders used together, and prints what that
+alone added.
+
+The mover's games last about 15,600 moves (20 games of 26 turns of 30 moves); one that ends
+is replaced by a game no stream follows, so a measure in which one ended says so.
 
 Set ``SERVER_STREAM_SENDER=false`` in its environment to measure the workers writing every
 stream themselves.
@@ -21,6 +31,7 @@ stream themselves.
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,22 +68,36 @@ def processes(server: int) -> dict[str, list[int]]:
     return found
 
 
-def measure(url: str, mover: Mover, seconds: int) -> tuple[float, dict[str, float]]:
-    """The mover's moves a second, and each kind's processor time a move (µs)."""
+# --control's stand-in for the holder and the senders: busy for a share of each 10 ms.
+SPIN = """
+import sys, time
+share = float(sys.argv[1])
+while True:
+    start = time.monotonic()
+    while time.monotonic() - start < share * 0.01:
+        pass
+    time.sleep((1 - share) * 0.01)
+"""
+
+
+def measure(url: str, mover: Mover, seconds: int) -> tuple[float, dict[str, float], bool]:
+    """The mover's moves a second, each kind's processor time a move (µs), and whether one
+    of the mover's games ended meanwhile (its replacement has no stream)."""
     found = processes(SERVERS[url])
     used = {kind: sides.cpu_seconds(pids) for kind, pids in found.items()}
-    moved, started = mover.moves, time.monotonic()
+    moved, ended, started = mover.moves, mover.finished, time.monotonic()
     time.sleep(seconds)
     took, moves = time.monotonic() - started, mover.moves - moved
     return moves / took, {
         kind: 1e6 * (sides.cpu_seconds(found[kind]) - used[kind]) / max(moves, 1)
         for kind in KINDS
-    }
+    }, mover.finished != ended
 
 
-def line(label: str, rate: float, costs: dict[str, float]) -> str:
+def line(label: str, rate: float, costs: dict[str, float], ended: bool) -> str:
     parts = ", ".join(f"{kind} {costs[kind]:.0f}" for kind in KINDS)
-    return f"  {label}: {rate:.0f} moves/s; µs of processor time a move: {parts}"
+    warning = " (one of the mover's games ended: fewer moves were watched)" if ended else ""
+    return f"  {label}: {rate:.0f} moves/s; µs of processor time a move: {parts}{warning}"
 
 
 def main() -> None:
@@ -84,6 +109,8 @@ def main() -> None:
     parser.add_argument("--postgres", default=os.environ.get(
         "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    parser.add_argument("--control", action="store_true",
+                        help="also measure a spinning process in the streams' place")
     parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
                         help="the checkout to serve (another revision, say)")
     args = parser.parse_args()
@@ -91,6 +118,7 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f};"
           f" SERVER_STREAM_SENDER={sender}")
     added: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    spun: dict[str, list[float]] = {kind: [] for kind in KINDS}
     with (
         tempfile.TemporaryDirectory(prefix="dice-stream-costs-") as tmp,
         served(args.source, args, Path(tmp) / "this") as (url, _),
@@ -99,16 +127,34 @@ def main() -> None:
             print(f"round {number}:")
             with Mover(url, args.games) as mover:
                 time.sleep(SETTLE_SECONDS)
-                rate, alone = measure(url, mover, args.seconds)
-                print(line("no stream", rate, alone))
+                rate, alone, ended = measure(url, mover, args.seconds)
+                print(line("no stream", rate, alone, ended))
                 with open_streams(url, args.streams, mover.ids):
                     time.sleep(SETTLE_SECONDS)
-                    rate, crowd = measure(url, mover, args.seconds)
-                print(line(f"{args.streams} streams", rate, crowd))
+                    rate, crowd, ended = measure(url, mover, args.seconds)
+                print(line(f"{args.streams} streams", rate, crowd, ended))
+                if args.control:
+                    share = rate * (crowd["holder"] + crowd["sender"]) / 1e6
+                    spinner = subprocess.Popen(
+                        [sys.executable, "-c", SPIN, f"{min(share, 1.0):.3f}"]
+                    )
+                    try:
+                        time.sleep(SETTLE_SECONDS)
+                        rate, busy, ended = measure(url, mover, args.seconds)
+                    finally:
+                        spinner.kill()
+                        spinner.wait()
+                    print(line(f"no stream, a process busy {share:.0%} of the time", rate, busy,
+                               ended))
             for kind in KINDS:
                 added[kind].append(crowd[kind] - alone[kind])
+                if args.control:
+                    spun[kind].append(busy[kind] - alone[kind])
     print("what the streams added to a move, median over the rounds (µs of processor time): "
           + ", ".join(f"{kind} {statistics.median(added[kind]):.0f}" for kind in KINDS))
+    if args.control:
+        print("what a process as busy as the holder and the senders added instead: " + ", ".join(
+            f"{kind} {statistics.median(spun[kind]):.0f}" for kind in ("web", "postgres")))
     print(f"rerun: .venv/bin/python -m tests.bench.stream_costs {' '.join(sys.argv[1:])}")
 
 
