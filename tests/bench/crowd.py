@@ -1,7 +1,7 @@
 """A crowd of event streams on a few games, and what it costs everyone else's moves.
 
     .venv/bin/python -m tests.bench.crowd [--rounds 3] [--seconds 15] [--clients 8]
-        [--streams 1000] [--games 20] [--idle | --deaf | --keys]
+        [--streams 1000] [--games 20] [--idle | --deaf | --keys] [--paired]
 
 The service as ``make bench`` serves it (gunicorn with the compose ``web`` command, its task
 worker beside it, a fresh PostgreSQL database, Redis when given). One client (the mover, a
@@ -20,13 +20,17 @@ streams cost with nothing sent on them); with ``--deaf`` their holder stops read
 are open (what the writes cost the service when they wake no reader on this machine).
 
 With ``--streams 0`` nothing is opened between "before" and "after": what the machine's own
-drift from one phase to the next is, with nothing changed.
+drift from one phase to the next is, with nothing changed. With ``--paired`` each round is
+run twice, with the streams and with none (which comes first alternates), and it prints
+both sets of rounds and the streams' own effect: the median during / before (and after /
+before) with them over the median with none.
 
 With ``--keys``, keys' own streams (``GET /api/v1/me/stream/``) instead: before each round
 it makes ``--streams``/3 students of a new classroom, each with a bot seated in a game of a
 person and the bot, and opens three streams a key; the mover plays the person's first turn
-(a roll and the holds) in each of those games, so each of its moves wakes the three
-streams of that game's bot's owner.
+(a roll and the holds) in each of those games, so each of its moves is news for the three
+streams of that game's bot's owner, news their subscriptions drop (a roll or a hold passes
+no turn: ``games.arena.wakeups``).
 
 It prints each phase's moves/s of the clients, the p95 of their requests (65 moves to a
 create) and the mover's moves/s, what the service's processes hold after it (threads, open
@@ -250,6 +254,9 @@ def main() -> None:
     parser.add_argument("--keys", action="store_true",
                         help="keys' own streams (three a key, each key's bot seated in a game"
                         " the mover plays) instead of game streams")
+    parser.add_argument("--paired", action="store_true",
+                        help="each round twice, with the streams and with none (in turn"
+                        " first): the streams' effect beside the machine's own drift")
     parser.add_argument("--idle", action="store_true",
                         help="the streams follow games no one moves in: what streams held"
                         " open cost, with nothing sent on them but heartbeats")
@@ -264,40 +271,68 @@ def main() -> None:
     if args.deaf:
         os.environ["STREAMS_DEAF"] = "1"  # read by tests.bench.streams, the holder
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
-    rounds: list[tuple[dict, dict, dict]] = []
+    rounds: list[tuple[int, dict, dict, dict]] = []
     with tempfile.TemporaryDirectory(prefix="dice-crowd-") as tmp:
         folder = Path(tmp)
         limits = {"THROTTLE_CLASSROOMS": HIGH_LIMIT} if args.keys else {}
         with served(args.source, args, folder / "this", **limits) as (url, db):
             locust(url, "Player", args.clients, WARM_UP, folder)
             for number in range(1, args.rounds + 1):
-                print(f"round {number}: {held(url, db)}")
-                mover = Mover(url, 0 if args.keys else args.games, [] if args.keys else None)
-                followed = mover.ids
-                if args.idle:  # as many games again, made and never moved in
-                    idle = Mover(url, args.games)
-                    idle.conn.close()
-                    followed = idle.ids
-                if args.keys:
-                    keys = folder / f"keys-{number}.json"
-                    keys.write_text(json.dumps(mover.bots(-(-args.streams // KEY_STREAMS))))
-                    followed = ["--keys", str(keys)]
-                with mover:
-                    before = phase(url, args, folder, mover, "before: no stream open")
-                    with crowd(url, args.streams, followed) as opening:
-                        print(f"  {args.streams} {'key' if args.keys else 'game'} streams open"
-                              f" in {opening:.1f} s; {held(url, db)}")
-                        during = phase(url, args, folder, mover,
-                                       f"during: {args.streams} streams open")
-                    print(f"  streams closed; {held(url, db)}")
-                    after = phase(url, args, folder, mover, "after: just after they closed")
-                    print(f"  after the phase: {held(url, db)}; the mover's games that ended:"
-                          f" {mover.finished}, its refused moves: {mover.failures}")
-                rounds.append((before, during, after))
-    report(rounds, args)
+                counts = [args.streams]
+                if args.paired:  # with and without, in turn first
+                    counts = [args.streams, 0] if number % 2 else [0, args.streams]
+                for count in counts:
+                    print(f"round {number}, {count} streams: {held(url, db)}")
+                    rounds.append((count, *one_round(url, db, args, folder, number, count)))
+    for count in sorted({count for count, *_ in rounds}, reverse=True):
+        print(f"\nwith {count} streams:" if args.paired else "")
+        report([(b, d, a) for found, b, d, a in rounds if found == count])
+    if args.paired and args.streams:
+        effect(rounds, args.streams)
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+    print(f"rerun: .venv/bin/python -m tests.bench.crowd {' '.join(sys.argv[1:])}")
 
 
-def report(rounds: list[tuple[dict, dict, dict]], args: argparse.Namespace) -> None:
+def effect(rounds: list[tuple[int, dict, dict, dict]], streams: int) -> None:
+    """Prints the median during / before and after / before of the clients' moves with
+    ``streams`` streams over the same with none: what the streams did, the drift apart."""
+    for name, at in (("during", 2), ("after", 3)):
+        with_them, without = (
+            statistics.median(r[at]["moves"] / r[1]["moves"] for r in rounds if r[0] == count)
+            for count in (streams, 0)
+        )
+        print(f"the streams' own effect, {name} / before: {with_them:.2f} with them,"
+              f" {without:.2f} with none; {with_them / without:.2f} the one over the other")
+
+
+def one_round(
+    url: str, db: str, args: argparse.Namespace, folder: Path, number: int, count: int
+) -> tuple[dict, dict, dict]:
+    """One round's three phases, with ``count`` streams opened between the first two."""
+    mover = Mover(url, 0 if args.keys else args.games, [] if args.keys else None)
+    followed = mover.ids
+    if args.idle:  # as many games again, made and never moved in
+        idle = Mover(url, args.games)
+        idle.conn.close()
+        followed = idle.ids
+    if args.keys:
+        keys = folder / f"keys-{number}-{count}.json"
+        keys.write_text(json.dumps(mover.bots(-(-args.streams // KEY_STREAMS))))
+        followed = ["--keys", str(keys)]
+    with mover:
+        before = phase(url, args, folder, mover, "before: no stream open")
+        with crowd(url, count, followed) as opening:
+            print(f"  {count} {'key' if args.keys else 'game'} streams open"
+                  f" in {opening:.1f} s; {held(url, db)}")
+            during = phase(url, args, folder, mover, f"during: {count} streams open")
+        print(f"  streams closed; {held(url, db)}")
+        after = phase(url, args, folder, mover, "after: just after they closed")
+        print(f"  after the phase: {held(url, db)}; the mover's games that ended:"
+              f" {mover.finished}, its refused moves: {mover.failures}")
+    return before, during, after
+
+
+def report(rounds: list[tuple[dict, dict, dict]]) -> None:
     print("\n| round | before: moves/s, p95 ms, CPU ms a move | during | after"
           " | during/before: moves, p95, CPU | after/before: moves, p95, CPU |"
           "\n|---|---|---|---|---|---|")
@@ -315,8 +350,6 @@ def report(rounds: list[tuple[dict, dict, dict]], args: argparse.Namespace) -> N
           f" {medians[3]:.2f}, {medians[4]:.2f}, {medians[5]:.2f} |")
     print("(every ratio is before/now for p95 and CPU ms a move, now/before for moves/s: above"
           " 1 is better; goal: all >= 0.9)")
-    print(f"load average at the end {os.getloadavg()[0]:.2f}")
-    print(f"rerun: .venv/bin/python -m tests.bench.crowd {' '.join(sys.argv[1:])}")
 
 
 ROOT_SOURCE = Path(__file__).resolve().parents[2]

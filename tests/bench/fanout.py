@@ -13,8 +13,9 @@ game after the other, each run to the end before the next: the processor time
 (``time.process_time``) per move and per stream woken is what the fan-out costs the worker's
 event loop, where the moves of everyone else wait meanwhile. With ``--woken`` the outlets
 stay shut, so that each move wakes every stream's task to send it (what a server without an
-outlet does). Being processor time in one process, it hardly moves with the load of a
-shared machine, unlike the rates of ``tests.bench.crowd``. Run it in another checkout
+outlet does). Being processor time in one process, it moves less with the load of a shared
+machine than the rates of ``tests.bench.crowd`` do (though a busy core beside it still makes
+the same work take more processor time). Run it in another checkout
 (``cd ../other && python -m tests.bench.fanout``) to compare.
 """
 
