@@ -13,13 +13,12 @@ from /proc) of the service's web processes (gunicorn's master and workers), of t
 stream senders (``games.serving.sender``), of PostgreSQL's processes, and of the streams'
 holder (this machine's stand-in for the spectators' browsers).
 
-A process's processor time for the same work grows when the machine's other cores are busy
-(caches and the host's own sharing of its cores), so what the streams add to the web
-workers' and PostgreSQL's share is partly their code and partly the holder's and the
-senders' work beside them. ``--control`` tells the two apart: each round measures a third
-time, with no stream open and in their place a process that only spins (pure Python) for as
-large a share of a core as the holder and the senders used together, and prints what that
-alone added.
+A process's processor time for the same work grows when the machine's other core is busy,
+so what the streams add to the web workers' and PostgreSQL's share is partly their code and
+partly the holder's and the senders' work beside them. ``--control`` tells the two apart:
+each round measures a third time, with no stream open and in their place a process that
+only spins (pure Python) for as large a share of a core as the holder and the senders used
+together, and prints what that alone added.
 
 The mover's games last about 15,600 moves (20 games of 26 turns of 30 moves); one that ends
 is replaced by a game no stream follows, so a measure in which one ended says so.
