@@ -63,6 +63,7 @@ from tests.bench.run import (
     open_streams,
     play,
     served,
+    served_arguments,
 )
 from tests.bench.streams import KEY_STREAMS
 
@@ -248,9 +249,7 @@ def main() -> None:
     parser.add_argument("--holder-nice", type=int, default=0, help="the streams' holder's "
                         "niceness: with 19 its reads give way to everything else, which shows "
                         "what the spectators' own processor time weighs on a shared machine")
-    parser.add_argument("--postgres", default=os.environ.get(
-        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    served_arguments(parser)
     parser.add_argument("--keys", action="store_true",
                         help="keys' own streams (three a key, each key's bot seated in a game"
                         " the mover plays) instead of game streams")
@@ -263,8 +262,6 @@ def main() -> None:
     parser.add_argument("--deaf", action="store_true",
                         help="the streams' holder reads nothing once they are open: the"
                         " service's writes wake no reader on this machine")
-    parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
-                        help="the checkout to serve (another revision, say)")
     args = parser.parse_args()
     global HOLDER_NICE
     HOLDER_NICE = args.holder_nice
@@ -351,8 +348,6 @@ def report(rounds: list[tuple[dict, dict, dict]]) -> None:
     print("(every ratio is before/now for p95 and CPU ms a move, now/before for moves/s: above"
           " 1 is better; goal: all >= 0.9)")
 
-
-ROOT_SOURCE = Path(__file__).resolve().parents[2]
 
 if __name__ == "__main__":
     main()

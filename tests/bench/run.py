@@ -350,6 +350,16 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def served_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options ``served`` reads (``--postgres``, ``--redis``), and ``--source``, the
+    checkout to serve, for a script that serves one service."""
+    parser.add_argument("--postgres", default=os.environ.get(
+        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    parser.add_argument("--source", type=Path, default=ROOT,
+                        help="the checkout to serve (another revision, say)")
+
+
 @contextmanager
 def served(
     source: Path, args: argparse.Namespace, folder: Path, **limits: str

@@ -37,8 +37,8 @@ import time
 from pathlib import Path
 
 from tests.bench import sides
-from tests.bench.crowd import ROOT_SOURCE, Mover
-from tests.bench.run import SERVERS, open_streams, served
+from tests.bench.crowd import Mover
+from tests.bench.run import SERVERS, open_streams, served, served_arguments
 
 SETTLE_SECONDS = 2.0  # after the mover starts, or the streams open, before measuring
 KINDS = ("web", "sender", "postgres", "holder")
@@ -105,13 +105,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10, help="of each measure")
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--postgres", default=os.environ.get(
-        "BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    served_arguments(parser)
     parser.add_argument("--control", action="store_true",
                         help="also measure a spinning process in the streams' place")
-    parser.add_argument("--source", type=Path, default=ROOT_SOURCE,
-                        help="the checkout to serve (another revision, say)")
     args = parser.parse_args()
     sender = os.environ.get("SERVER_STREAM_SENDER", "true")
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f};"
